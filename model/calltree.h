@@ -1,0 +1,92 @@
+// Symbols (frames as the call tree sees them), the top-down and bottom-up call trees.
+#pragma once
+
+#include "model/ids.h"
+#include "model/profile.h"
+#include "model/progress.h"
+
+#include <span>
+#include <string>
+#include <vector>
+
+namespace symflame::model {
+
+using SymbolId = Id<struct SymbolTag>;
+using NodeId = Id<struct NodeTag>;
+
+/// A frame identity: one entry of a location's inline chain, merged by function name as
+/// `go tool pprof -top` merges functions; an unsymbolized location is its own symbol, merged
+/// by mapping and address.
+struct Symbol {
+    StringId name;      ///< function name; empty for an unsymbolized location
+    StringId file;      ///< source file of the first function seen with this name
+    MappingId mapping;  ///< mapping of the first location seen
+    uint64_t address = 0;
+    LocationId exemplar; ///< a location where the symbol occurs
+    uint32_t lineIndex = 0; ///< which entry of exemplar's inline chain
+    bool symbolized = false;
+};
+
+class SymbolTable {
+public:
+    static SymbolTable build(const Profile& profile);
+
+    size_t size() const { return m_symbols.size(); }
+    const Symbol& symbol(SymbolId id) const { return m_symbols[id.index()]; }
+    /// The symbols of a location's inline chain, innermost first (one for an unsymbolized one).
+    std::span<const SymbolId> frames(LocationId loc) const
+    {
+        return {m_frames.data() + m_frameBegin[loc.index()], m_frames.data() + m_frameBegin[loc.index() + 1]};
+    }
+    /// Function name, or unsymbolizedName() for a location without one.
+    const std::string& displayName(SymbolId id) const { return m_names[id.index()]; }
+
+private:
+    std::vector<Symbol> m_symbols;
+    std::vector<std::string> m_names;
+    std::vector<uint32_t> m_frameBegin; // per location, into m_frames; size locations+1
+    std::vector<SymbolId> m_frames;
+};
+
+struct CallTreeNode {
+    SymbolId symbol;  ///< invalid for the root
+    NodeId parent;    ///< invalid for the root
+    uint32_t depth = 0; ///< 0 for the root
+    int64_t self = 0;
+    int64_t total = 0;
+    uint32_t childrenBegin = 0; ///< children are contiguous in CallTree::m_children
+    uint32_t childCount = 0;
+};
+
+/// Top-down: root's children are the outermost frames (main), leaves are where time was spent;
+/// self = value of samples whose stack ends at the node. Bottom-up (inverted): root's children
+/// are the innermost frames, each path goes toward the callers; a node's total is the value of
+/// the samples whose stack ends (leaf side) with that path, self the part where the path is the
+/// whole stack. Inline frames are nodes of their own. Children are sorted by display name.
+class CallTree {
+public:
+    enum class Direction { TopDown, BottomUp };
+
+    static CallTree build(const Profile& profile, const SymbolTable& symbols, size_t sampleType,
+                          Direction direction = Direction::TopDown, Progress* progress = nullptr);
+
+    NodeId root() const { return NodeId(0u); }
+    size_t size() const { return m_nodes.size(); }
+    const CallTreeNode& node(NodeId id) const { return m_nodes[id.index()]; }
+    std::span<const NodeId> children(NodeId id) const
+    {
+        const auto& n = m_nodes[id.index()];
+        return {m_children.data() + n.childrenBegin, n.childCount};
+    }
+    int64_t totalValue() const { return m_nodes.empty() ? 0 : m_nodes[0].total; }
+    Direction direction() const { return m_direction; }
+    /// Nodes from the root (excluded) down to id (included).
+    std::vector<NodeId> pathTo(NodeId id) const;
+
+private:
+    std::vector<CallTreeNode> m_nodes;
+    std::vector<NodeId> m_children;
+    Direction m_direction = Direction::TopDown;
+};
+
+} // namespace symflame::model

@@ -1,0 +1,21 @@
+// How frames and values read as text, the same everywhere (flame graph, tables, CLI, export).
+#pragma once
+
+#include "model/profile.h"
+
+#include <string>
+#include <string_view>
+
+namespace symflame::model {
+
+/// Last path component ("/usr/lib/libc.so.6" -> "libc.so.6").
+std::string_view baseName(std::string_view path);
+
+/// Name of a frame that has no function: "binary+0xoffset" (file offset in the binary,
+/// address - start + offset) when the location has a mapping with a file, else "0xaddress".
+std::string unsymbolizedName(const Profile& profile, const Location& location);
+
+/// A value with its unit, scaled for reading: "1.25s", "340ms", "12.5MB", "1234".
+std::string formatValue(int64_t value, std::string_view unit);
+
+} // namespace symflame::model

@@ -1,0 +1,31 @@
+// gzip detection, capped decompression and compression (zlib).
+#pragma once
+
+#include "model/result.h"
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace symflame::model {
+
+struct DecompressLimits {
+    /// Hard cap on the decompressed size.
+    uint64_t maxOutputBytes = 4ull << 30;
+    /// Past ratioCheckAfterBytes of output, more than maxRatio output bytes per input byte is
+    /// taken for a decompression bomb (real profiles compress 5-20x; zeros compress 1000x).
+    uint64_t ratioCheckAfterBytes = 64ull << 20;
+    uint64_t maxRatio = 200;
+};
+
+/// True when data starts with the gzip magic 1f 8b.
+bool isGzip(std::span<const uint8_t> data);
+
+/// Decompresses a gzip stream (several concatenated members too). Errors: Truncated for a
+/// stream that ends early, InvalidInput for corrupt data, TooLarge past the limits.
+Result<std::vector<uint8_t>> gunzip(std::span<const uint8_t> data, const DecompressLimits& limits = {});
+
+/// Compresses data as one gzip member.
+Result<std::vector<uint8_t>> gzipCompress(std::span<const uint8_t> data, int level = 6);
+
+} // namespace symflame::model

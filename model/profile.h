@@ -1,0 +1,189 @@
+// The format-independent profile: flat tables with strong ids, interned strings and
+// deduplicated stacks, sized for ten million samples. Readers (pprof, later OTLP and others)
+// fill it; the symbolization pass rewrites its locations and functions; the call tree, tables
+// and flame layout read it.
+#pragma once
+
+#include "model/ids.h"
+#include "model/stringtable.h"
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace symflame::model {
+
+struct ValueType {
+    StringId type; ///< "cpu", "samples", "alloc_space"
+    StringId unit; ///< "nanoseconds", "count", "bytes"
+};
+
+/// How far a frame got in symbolization.
+enum class FrameStatus : uint8_t {
+    Symbolized,    ///< has at least one line with a function
+    AddressOnly,   ///< an address with no mapping to look it up in
+    BinaryOnly,    ///< an address in a known binary, not (yet) symbolized
+    NotApplicable, ///< a mapping that can't be symbolized: kernel, [vdso], anonymous, JIT
+};
+const char* frameStatusName(FrameStatus s);
+
+/// What produced the frame; drives coloring by type. Interpreted kinds come already named.
+enum class FrameKind : uint8_t {
+    Unknown,
+    Native,
+    Kernel,
+    Go,
+    Rust,
+    Python,
+    Php,
+    Jvm,
+    Ruby,
+    Perl,
+    JavaScript,
+    DotNet,
+    Beam,
+};
+const char* frameKindName(FrameKind k);
+
+struct Mapping {
+    enum Flag : uint8_t {
+        HasFunctions = 1,
+        HasFilenames = 2,
+        HasLineNumbers = 4,
+        HasInlineFrames = 8,
+    };
+    uint64_t start = 0;  ///< runtime address where the mapping begins
+    uint64_t limit = 0;  ///< one past its end
+    uint64_t offset = 0; ///< file offset mapped at start
+    StringId file;       ///< path of the binary as the producer saw it
+    StringId buildId;    ///< hex GNU build ID (or Go build ID), as given
+    uint8_t flags = 0;
+    uint64_t sourceId = 0; ///< id in the file it was read from (pprof Mapping.id), for messages
+
+    bool has(Flag f) const { return (flags & f) != 0; }
+};
+
+struct Function {
+    StringId name;       ///< demangled, human name
+    StringId systemName; ///< mangled or raw name
+    StringId file;
+    int64_t startLine = 0;
+    uint64_t sourceId = 0;
+};
+
+/// One entry of a location's inline chain.
+struct Line {
+    FunctionId function;
+    int64_t line = 0;   ///< 1-based, 0 = unknown
+    int64_t column = 0; ///< 1-based, 0 = unknown
+};
+
+struct Location {
+    MappingId mapping; ///< invalid when the producer knew no mapping
+    uint64_t address = 0;
+    uint32_t linesBegin = 0; ///< first entry in Profile::lines
+    uint32_t lineCount = 0;  ///< inline chain length: innermost first, last is the physical frame
+    FrameStatus status = FrameStatus::BinaryOnly;
+    FrameKind kind = FrameKind::Unknown;
+    bool isFolded = false;
+    uint64_t sourceId = 0;
+};
+
+struct Label {
+    StringId key;
+    StringId str;     ///< non-empty for a string label
+    int64_t num = 0;  ///< value of a numeric label (when str is empty)
+    StringId numUnit; ///< unit of a numeric label
+};
+
+class Profile {
+public:
+    StringTable strings;
+
+    std::vector<ValueType> sampleTypes;
+    size_t defaultSampleType = 0; ///< index into sampleTypes
+    ValueType periodType;
+    int64_t period = 0;
+    int64_t timeNanos = 0;
+    int64_t durationNanos = 0;
+    std::vector<StringId> comments;
+    StringId dropFrames;
+    StringId keepFrames;
+    StringId docUrl;
+
+    std::vector<Mapping> mappings;
+    std::vector<Function> functions;
+    std::vector<Location> locations;
+    std::vector<Line> lines; ///< inline chains of all locations, back to back
+
+    // Stacks, deduplicated: stack i is stackLocations[stackBegin[i] .. stackBegin[i+1]), leaf first.
+    std::vector<uint32_t> stackBegin{0};
+    std::vector<LocationId> stackLocations;
+
+    // Samples: sample i has stack sampleStacks[i] and values sampleValues[i*n .. i*n+n) where
+    // n = sampleTypes.size().
+    std::vector<StackId> sampleStacks;
+    std::vector<int64_t> sampleValues;
+    // Labels: empty when no sample has any; else sample i has labels[labelBegin[i] .. labelBegin[i+1]).
+    std::vector<uint32_t> labelBegin;
+    std::vector<Label> labels;
+    // Timestamps in nanoseconds: empty, or one per sample (0 = none).
+    std::vector<int64_t> sampleTimestamps;
+
+    // --- access
+    size_t sampleCount() const { return sampleStacks.size(); }
+    size_t stackCount() const { return stackBegin.size() - 1; }
+    std::span<const LocationId> stack(StackId id) const
+    {
+        return {stackLocations.data() + stackBegin[id.index()], stackLocations.data() + stackBegin[id.index() + 1]};
+    }
+    std::span<const LocationId> sampleStack(size_t sample) const { return stack(sampleStacks[sample]); }
+    std::span<const int64_t> values(size_t sample) const
+    {
+        const size_t n = sampleTypes.size();
+        return {sampleValues.data() + sample * n, n};
+    }
+    int64_t value(size_t sample, size_t type) const { return sampleValues[sample * sampleTypes.size() + type]; }
+    std::span<const Label> sampleLabels(size_t sample) const
+    {
+        if (labelBegin.empty())
+            return {};
+        return {labels.data() + labelBegin[sample], labels.data() + labelBegin[sample + 1]};
+    }
+    std::span<const Line> linesOf(const Location& loc) const { return {lines.data() + loc.linesBegin, loc.lineCount}; }
+    std::span<Line> linesOf(const Location& loc) { return {lines.data() + loc.linesBegin, loc.lineCount}; }
+
+    const Mapping* mappingOf(const Location& loc) const
+    {
+        return loc.mapping.valid() ? &mappings[loc.mapping.index()] : nullptr;
+    }
+    std::string_view str(StringId id) const { return strings.get(id); }
+
+    /// Index of the sample type named type (e.g. "cpu"); -1 when there is none.
+    int findSampleType(std::string_view type) const;
+    /// Sum of every sample's value of the given type.
+    int64_t totalValue(size_t type) const;
+
+    // --- building
+    /// Adds a stack (leaf first), returning the id of an identical one if it exists.
+    StackId internStack(std::span<const LocationId> locations);
+    /// Appends a sample; values must have sampleTypes.size() entries.
+    void addSample(StackId stack, std::span<const int64_t> values);
+    /// Drops the look-up tables used while building (internStack's index).
+    void finishBuilding();
+
+    /// Recomputes each location's FrameStatus from its lines and mapping (readers call this).
+    void updateFrameStatuses();
+
+private:
+    std::unordered_multimap<size_t, uint32_t> m_stackIndex; // hash -> stack id
+};
+
+/// True for mappings that pprof's conventions call unsymbolizable: "[vdso]", "[vsyscall]",
+/// "[kernel.kallsyms]...", "linux-vdso...", "/dev/dri/...", "//anon...".
+bool isUnsymbolizableMappingName(std::string_view file);
+
+} // namespace symflame::model

@@ -1,0 +1,32 @@
+// Loading and saving profiles by path: detects the format, adds the path to every error.
+// New formats (OTLP, folded, .cpuprofile) plug in here.
+#pragma once
+
+#include "model/gzip.h"
+#include "model/profile.h"
+#include "model/progress.h"
+#include "model/result.h"
+
+#include <span>
+#include <string>
+
+namespace symflame::model {
+
+enum class ProfileFormat { Unknown, Pprof };
+const char* profileFormatName(ProfileFormat f);
+
+struct LoadOptions {
+    DecompressLimits limits;
+};
+
+/// Guesses the format from the first bytes (after gunzip when compressed).
+ProfileFormat detectFormat(std::span<const uint8_t> decompressed);
+
+/// Reads and parses the file at path; errors have path set.
+Result<Profile> loadProfile(const std::string& path, const LoadOptions& options = {}, Progress* progress = nullptr);
+
+/// Writes the profile to path (atomically). Refuses to overwrite inputPath when it names the same file.
+Status saveProfile(const Profile& profile, const std::string& path, ProfileFormat format = ProfileFormat::Pprof,
+                   const std::string& inputPath = {});
+
+} // namespace symflame::model
