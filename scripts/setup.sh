@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Installs what symflame needs on Debian 12 (only what is missing), then configures and builds.
+# Idempotent: with everything present it only runs an incremental build.
+#
+#   scripts/setup.sh [--no-build] [--build-dir DIR]
+#
+# Environment: SYMFLAME_BUILD_DIR (default: build), SYMFLAME_BUILD_TYPE (default: RelWithDebInfo),
+# SYMFLAME_JOBS (default: number of cores).
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+BUILD_DIR="${SYMFLAME_BUILD_DIR:-$ROOT/build}"
+BUILD_TYPE="${SYMFLAME_BUILD_TYPE:-RelWithDebInfo}"
+JOBS="${SYMFLAME_JOBS:-$(nproc)}"
+DO_BUILD=1
+
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --no-build) DO_BUILD=0 ;;
+    --build-dir) BUILD_DIR="$2"; shift ;;
+    -h|--help) sed -n '2,9p' "$0"; exit 0 ;;
+    *) echo "setup.sh: unknown option $1" >&2; exit 64 ;;
+  esac
+  shift
+done
+
+# Debian 12 packages: build tools, libraries, and the real peers and producers the tests use.
+PACKAGES=(
+  build-essential cmake ninja-build pkg-config git dpkg-dev file time
+  qt6-base-dev qt6-base-dev-tools qt6-svg-dev libgl-dev
+  llvm-19-dev llvm-19 libelf-dev libdw-dev libdebuginfod-dev
+  libprotobuf-dev protobuf-compiler zlib1g-dev libzstd-dev liblzma-dev
+  xvfb xauth imagemagick
+  debuginfod elfutils binutils dwz
+  golang-go google-perftools libgoogle-perftools-dev
+)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${#missing[@]} missing Debian packages: ${missing[*]}"
+  SUDO=""
+  if [ "$(id -u)" -ne 0 ]; then
+    if command -v sudo >/dev/null; then SUDO="sudo"; else
+      echo "setup: need root (or sudo) to install: ${missing[*]}" >&2; exit 1
+    fi
+  fi
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+else
+  echo "setup: all ${#PACKAGES[@]} Debian packages present"
+fi
+
+[ "$DO_BUILD" = 1 ] || exit 0
+
+if [ ! -f "$BUILD_DIR/CMakeCache.txt" ]; then
+  cmake -S "$ROOT" -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE="$BUILD_TYPE"
+fi
+cmake --build "$BUILD_DIR" -j "$JOBS"
+echo "setup: built in $BUILD_DIR"
