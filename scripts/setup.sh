@@ -32,7 +32,7 @@ PACKAGES=(
   libprotobuf-dev protobuf-compiler zlib1g-dev libzstd-dev liblzma-dev
   xvfb xauth imagemagick
   debuginfod elfutils binutils dwz
-  golang-go google-perftools libgoogle-perftools-dev
+  golang-go golang-github-google-pprof-dev google-perftools libgoogle-perftools-dev
 )
 
 missing=()

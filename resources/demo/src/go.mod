@@ -1,0 +1,3 @@
+module symflame.demo/workload
+
+go 1.19

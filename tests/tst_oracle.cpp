@@ -1,0 +1,398 @@
+// symflame's CLI against real tools on real profiles (the fixtures of tests/fixtures.cmake and
+// the committed demo profile): `symflame top -n 0 --json` against `go tool pprof -top`,
+// `symflame collapse` against `go tool pprof -traces`, for every sample type of every fixture,
+// and `symflame info --json` against `protoc --decode_raw` (the file as written). pprof's
+// text formats, and how its names of unsymbolized and inline frames map to symflame's, are
+// described in fixtures/pproforacle.h.
+#include "fixtures/fixturepaths.h"
+#include "fixtures/pproforacle.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QObject>
+#include <QSet>
+#include <QTest>
+
+using namespace symflame;
+using namespace symflame::oracle;
+
+namespace {
+
+struct Fixture {
+    const char* name;
+    const char* path;
+    QStringList sampleTypes; ///< what the fixture is built to have, in order
+};
+
+const QList<Fixture>& fixtureList()
+{
+    static const QList<Fixture> list{
+        {"go-cpu", fixtures::goCpuProfile, {"samples", "cpu"}},
+        {"go-heap", fixtures::goHeapProfile, {"alloc_objects", "alloc_space", "inuse_objects", "inuse_space"}},
+        {"cxx-sym", fixtures::cxxSymbolizedProfile, {"samples", "cpu"}},
+        {"cxx-unsym", fixtures::cxxUnsymbolizedProfile, {"samples", "cpu"}},
+        {"demo", fixtures::demoProfile, {"samples", "cpu"}},
+    };
+    return list;
+}
+
+QString pprofProgram()
+{
+    return QString::fromUtf8(fixtures::goExecutable);
+}
+
+/// Runs `go tool pprof ARGS FILE -symbolize=none`; fails the test on a non-zero exit.
+#define RUN_PPROF(result, file, ...)                                                                             \
+    const QStringList result##Args = QStringList{QStringLiteral("tool"), QStringLiteral("pprof"),               \
+                                                 QStringLiteral("-symbolize=none")}                             \
+        + QStringList{__VA_ARGS__} + QStringList{QString::fromUtf8(file)};                                      \
+    const ProcessResult result = runProcess(pprofProgram(), result##Args);                                      \
+    QVERIFY2(result.ok(), qPrintable(result.describe(pprofProgram(), result##Args)))
+
+#define RUN_SYMFLAME(result, ...)                                                                                \
+    const QStringList result##Args = QStringList{__VA_ARGS__};                                                  \
+    const ProcessResult result = runProcess(QStringLiteral(SYMFLAME_EXECUTABLE), result##Args);                 \
+    QVERIFY2(result.ok(), qPrintable(result.describe(QStringLiteral(SYMFLAME_EXECUTABLE), result##Args)))
+
+/// "a; b; c" of what is in one set and not the other, at most 20 entries.
+QString difference(const QSet<QString>& a, const QSet<QString>& b)
+{
+    QStringList out;
+    for (const QString& s : a)
+        if (!b.contains(s))
+            out << s;
+    out.sort();
+    if (out.size() > 20)
+        out = out.mid(0, 20) << QStringLiteral("...");
+    return out.join(QStringLiteral("; "));
+}
+
+} // namespace
+
+class TestOracle : public QObject {
+    Q_OBJECT
+
+    QHash<QString, RawProfile> m_raw; // fixture name -> its -raw dump
+
+    const RawProfile& raw(const QString& fixture) const { return m_raw.find(fixture).value(); }
+
+    static void addSampleTypeRows()
+    {
+        QTest::addColumn<QString>("fixture");
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<QString>("sampleType");
+        for (const Fixture& f : fixtureList())
+            for (const QString& t : f.sampleTypes)
+                QTest::addRow("%s/%s", f.name, qPrintable(t)) << QString::fromUtf8(f.name) << QString::fromUtf8(f.path) << t;
+    }
+
+    /// Index of the sample type in the fixture's -raw dump, failing when there is none.
+    int sampleIndex(const QString& fixture, const QString& type) const
+    {
+        const RawProfile& r = raw(fixture);
+        for (int i = 0; i < r.sampleTypes.size(); ++i)
+            if (r.type(i) == type)
+                return i;
+        return -1;
+    }
+
+private slots:
+    void initTestCase()
+    {
+        for (const Fixture& f : fixtureList()) {
+            RUN_PPROF(dump, f.path, QStringLiteral("-raw"));
+            QString error;
+            auto parsed = parseRaw(dump.out, &error);
+            QVERIFY2(parsed, qPrintable(QStringLiteral("%1: %2").arg(QLatin1String(f.path), error)));
+            m_raw.insert(QString::fromUtf8(f.name), *parsed);
+        }
+    }
+
+    // The fixtures have the shape they are built for, so the comparisons below compare
+    // something: many samples, every sample type, recursion, inline chains, several mappings.
+    void fixtureShape()
+    {
+        for (const Fixture& f : fixtureList()) {
+            const RawProfile& r = raw(QString::fromUtf8(f.name));
+            QStringList types;
+            for (int i = 0; i < r.sampleTypes.size(); ++i)
+                types << r.type(i);
+            QCOMPARE(types, f.sampleTypes);
+            QVERIFY2(r.samples.size() >= 30,
+                     qPrintable(QStringLiteral("%1: only %2 distinct samples").arg(f.name).arg(r.samples.size())));
+            if (f.sampleTypes.first() == QLatin1String("samples")) { // CPU profiles: samples/count first
+                int64_t count = 0;
+                for (const RawSample& s : r.samples)
+                    count += s.values[0];
+                QVERIFY2(count >= 100, qPrintable(QStringLiteral("%1: only %2 samples").arg(f.name).arg(count)));
+            }
+        }
+
+        const RawProfile& goCpu = raw(QStringLiteral("go-cpu"));
+        QCOMPARE(goCpu.mappings.size(), 1);
+        QCOMPARE(goCpu.mappings.first().buildId, QString::fromUtf8(fixtures::goBuildId));
+        {
+            RUN_PPROF(traces, fixtures::goCpuProfile, QStringLiteral("-traces"), QStringLiteral("-unit=nanoseconds"));
+            QString error;
+            const auto t = parseTraces(traces.out, &error);
+            QVERIFY2(t, qPrintable(error));
+            bool deepFib = false, inlineChain = false, walk = false;
+            for (const Trace& tr : *t) {
+                deepFib = deepFib || tr.frames.count(QStringLiteral("main.fib")) >= 5;
+                walk = walk || tr.frames.count(QStringLiteral("main.walkTree")) >= 3;
+                int run = 0;
+                for (bool inl : tr.inlined) {
+                    run = inl ? run + 1 : 0;
+                    inlineChain = inlineChain || run >= 2; // e.g. mix <- fillRecords <- sorter
+                }
+            }
+            QVERIFY2(deepFib, "no go-cpu sample with main.fib recursing 5 deep");
+            QVERIFY2(walk, "no go-cpu sample with main.walkTree recursing 3 deep");
+            QVERIFY2(inlineChain, "no go-cpu sample with a two-level inline chain");
+        }
+
+        const RawProfile& cxx = raw(QStringLiteral("cxx-unsym"));
+        QSet<QString> files;
+        for (const RawMapping& m : cxx.mappings)
+            files << QFileInfo(m.file).fileName();
+        QVERIFY2(files.contains(QStringLiteral("cxxprog")) && files.contains(QStringLiteral("libsfwork.so"))
+                     && cxx.mappings.size() >= 3,
+                 qPrintable(QStringList(files.values()).join(QLatin1Char(' '))));
+        for (const RawLocation& l : cxx.locations)
+            QVERIFY2(l.lines.isEmpty(), "cxx-unsym has a symbolized location");
+        {
+            RUN_PPROF(top, fixtures::cxxSymbolizedProfile, QStringLiteral("-top"), QStringLiteral("-nodecount=0"),
+                      QStringLiteral("-nodefraction=0"), QStringLiteral("-unit=nanoseconds"));
+            QVERIFY2(top.out.contains("sfwork::checksumRounds"), top.out.constData());
+            QVERIFY2(top.out.contains("(anonymous namespace)::fib"), top.out.constData());
+            QVERIFY2(top.out.contains("(inline)"), top.out.constData());
+        }
+    }
+
+    void top_data() { addSampleTypeRows(); }
+    void top()
+    {
+        QFETCH(QString, fixture);
+        QFETCH(QString, path);
+        QFETCH(QString, sampleType);
+        const RawProfile& r = raw(fixture);
+        const int index = sampleIndex(fixture, sampleType);
+        QVERIFY(index >= 0);
+        const QByteArray file = path.toUtf8();
+        const QStringList common{QStringLiteral("-top"), QStringLiteral("-nodecount=0"), QStringLiteral("-nodefraction=0"),
+                                 QStringLiteral("-sample_index=%1").arg(index), QStringLiteral("-unit=") + r.unit(index)};
+
+        // Functions from the default granularity; frames without a function from -addresses,
+        // where each (mapping, address) is a node of its own, as in symflame.
+        RUN_PPROF(byFunction, file.constData(), common + QStringList{QStringLiteral("-functions")});
+        RUN_PPROF(byAddress, file.constData(), common + QStringList{QStringLiteral("-addresses")});
+        QString error;
+        const auto fn = parseTop(byFunction.out, &error);
+        QVERIFY2(fn, qPrintable(error));
+        const auto ad = parseTop(byAddress.out, &error);
+        QVERIFY2(ad, qPrintable(error));
+        QVERIFY2(!fn->dropped && !ad->dropped, "pprof dropped nodes despite -nodefraction=0");
+        QCOMPARE(ad->total, fn->total);
+
+        QHash<QString, QPair<int64_t, int64_t>> expected;
+        for (const TopRow& row : fn->rows) {
+            if (isMergedUnsymbolizedName(row.name))
+                continue;
+            QVERIFY2(!expected.contains(row.name), qPrintable(row.name));
+            expected.insert(row.name, {row.flat, row.cum});
+        }
+        for (const TopRow& row : ad->rows) {
+            const auto name = symflameNameOfUnsymbolized(row.name, r, &error);
+            QVERIFY2(error.isEmpty(), qPrintable(error));
+            if (!name)
+                continue;
+            QVERIFY2(!expected.contains(*name), qPrintable(*name));
+            expected.insert(*name, {row.flat, row.cum});
+        }
+        QVERIFY(!expected.isEmpty());
+
+        RUN_SYMFLAME(ours, QStringLiteral("top"), path, QStringLiteral("-n"), QStringLiteral("0"),
+                     QStringLiteral("--sample-type"), sampleType, QStringLiteral("--json"));
+        QJsonParseError jsonError;
+        const QJsonDocument doc = QJsonDocument::fromJson(ours.out, &jsonError);
+        QVERIFY2(doc.isObject(), qPrintable(jsonError.errorString()));
+        const QJsonObject obj = doc.object();
+        QCOMPARE(obj.value(QLatin1String("sample_type")).toString(), sampleType);
+        QCOMPARE(obj.value(QLatin1String("unit")).toString(), r.unit(index));
+        QCOMPARE(obj.value(QLatin1String("total")).toInteger(), fn->total);
+
+        QHash<QString, QPair<int64_t, int64_t>> actual;
+        for (const QJsonValue& v : obj.value(QLatin1String("functions")).toArray()) {
+            const QJsonObject e = v.toObject();
+            const QString name = e.value(QLatin1String("name")).toString();
+            QVERIFY2(!actual.contains(name), qPrintable(QStringLiteral("symflame lists %1 twice").arg(name)));
+            actual.insert(name, {e.value(QLatin1String("flat")).toInteger(), e.value(QLatin1String("cum")).toInteger()});
+        }
+
+        const QSet<QString> expectedNames(expected.keyBegin(), expected.keyEnd());
+        const QSet<QString> actualNames(actual.keyBegin(), actual.keyEnd());
+        QVERIFY2(expectedNames == actualNames,
+                 qPrintable(QStringLiteral("only pprof: %1\nonly symflame: %2")
+                                .arg(difference(expectedNames, actualNames), difference(actualNames, expectedNames))));
+        QStringList mismatches;
+        for (auto it = expected.cbegin(); it != expected.cend(); ++it) {
+            const auto got = actual.value(it.key());
+            if (got != it.value())
+                mismatches << QStringLiteral("%1: pprof flat %2 cum %3, symflame flat %4 cum %5")
+                                  .arg(it.key())
+                                  .arg(it.value().first)
+                                  .arg(it.value().second)
+                                  .arg(got.first)
+                                  .arg(got.second);
+        }
+        QVERIFY2(mismatches.isEmpty(), qPrintable(mismatches.join(QLatin1Char('\n'))));
+    }
+
+    void collapse_data() { addSampleTypeRows(); }
+    void collapse()
+    {
+        QFETCH(QString, fixture);
+        QFETCH(QString, path);
+        QFETCH(QString, sampleType);
+        const RawProfile& r = raw(fixture);
+        const int index = sampleIndex(fixture, sampleType);
+        QVERIFY(index >= 0);
+        const QByteArray file = path.toUtf8();
+        const QStringList common{QStringLiteral("-traces"), QStringLiteral("-sample_index=%1").arg(index),
+                                 QStringLiteral("-unit=") + r.unit(index)};
+
+        // Names from -functions; a frame without a function named there "[binary]" takes its
+        // address from the same frame of the same sample at -addresses.
+        RUN_PPROF(byFunction, file.constData(), common + QStringList{QStringLiteral("-functions")});
+        RUN_PPROF(byAddress, file.constData(), common + QStringList{QStringLiteral("-addresses")});
+        QString error;
+        const auto fn = parseTraces(byFunction.out, &error);
+        QVERIFY2(fn, qPrintable(error));
+        const auto ad = parseTraces(byAddress.out, &error);
+        QVERIFY2(ad, qPrintable(error));
+        QCOMPARE(ad->size(), fn->size());
+        QVERIFY(!fn->isEmpty());
+
+        QHash<QString, int64_t> expected;
+        int unsymbolizedFrames = 0, inlineFrames = 0;
+        for (qsizetype s = 0; s < fn->size(); ++s) {
+            const Trace& t = fn->at(s);
+            const Trace& a = ad->at(s);
+            QCOMPARE(a.frames.size(), t.frames.size());
+            QCOMPARE(a.value, t.value);
+            QStringList rootFirst;
+            for (qsizetype i = t.frames.size() - 1; i >= 0; --i) {
+                QString name = t.frames[i];
+                if (isMergedUnsymbolizedName(name)) {
+                    const auto translated = symflameNameOfUnsymbolized(a.frames[i], r, &error);
+                    QVERIFY2(translated, qPrintable(QStringLiteral("%1 -> %2: %3").arg(name, a.frames[i], error)));
+                    name = *translated;
+                    ++unsymbolizedFrames;
+                }
+                inlineFrames += t.inlined[i] ? 1 : 0;
+                rootFirst << name;
+            }
+            expected[rootFirst.join(QLatin1Char(';'))] += t.value;
+        }
+        for (auto it = expected.begin(); it != expected.end();)
+            it = it.value() == 0 ? expected.erase(it) : std::next(it);
+        if (fixture == QLatin1String("cxx-unsym"))
+            QVERIFY(unsymbolizedFrames > 0);
+        if (fixture == QLatin1String("cxx-sym") || fixture.startsWith(QLatin1String("go-")))
+            QVERIFY(inlineFrames > 0);
+
+        RUN_SYMFLAME(ours, QStringLiteral("collapse"), path, QStringLiteral("--sample-type"), sampleType);
+        QHash<QString, int64_t> actual;
+        QString previous;
+        bool sorted = true;
+        for (const QByteArray& lineBytes : ours.out.split('\n')) {
+            if (lineBytes.isEmpty())
+                continue;
+            const QString line = QString::fromUtf8(lineBytes);
+            const qsizetype space = line.lastIndexOf(QLatin1Char(' '));
+            QVERIFY2(space > 0, qPrintable(line));
+            const QString stack = line.left(space);
+            bool ok = false;
+            const int64_t value = line.mid(space + 1).toLongLong(&ok);
+            QVERIFY2(ok, qPrintable(line));
+            QVERIFY2(!actual.contains(stack), qPrintable(QStringLiteral("stack listed twice: ") + stack));
+            actual.insert(stack, value);
+            sorted = sorted && previous < line;
+            previous = line;
+        }
+        QVERIFY2(sorted, "collapse output is not sorted");
+
+        const QSet<QString> expectedStacks(expected.keyBegin(), expected.keyEnd());
+        const QSet<QString> actualStacks(actual.keyBegin(), actual.keyEnd());
+        QVERIFY2(expectedStacks == actualStacks,
+                 qPrintable(QStringLiteral("only pprof: %1\nonly symflame: %2")
+                                .arg(difference(expectedStacks, actualStacks), difference(actualStacks, expectedStacks))));
+        QStringList mismatches;
+        for (auto it = expected.cbegin(); it != expected.cend(); ++it)
+            if (actual.value(it.key()) != it.value())
+                mismatches << QStringLiteral("%1: pprof %2, symflame %3").arg(it.key()).arg(it.value()).arg(actual.value(it.key()));
+        QVERIFY2(mismatches.isEmpty(), qPrintable(mismatches.join(QLatin1Char('\n'))));
+    }
+
+    void info_data()
+    {
+        QTest::addColumn<QString>("fixture");
+        QTest::addColumn<QString>("path");
+        for (const Fixture& f : fixtureList())
+            QTest::addRow("%s", f.name) << QString::fromUtf8(f.name) << QString::fromUtf8(f.path);
+    }
+    // info is about the file as written, so its oracle is protoc --decode_raw (pprof -raw shows
+    // the profile after merging: equal samples folded, unreferenced mappings dropped).
+    void info()
+    {
+        QFETCH(QString, fixture);
+        QFETCH(QString, path);
+        QString error;
+        const auto wire = decodeRaw(QString::fromUtf8(fixtures::protocExecutable), path, &error);
+        QVERIFY2(wire, qPrintable(error));
+        RUN_SYMFLAME(ours, QStringLiteral("info"), path, QStringLiteral("--json"));
+        QJsonParseError jsonError;
+        const QJsonDocument doc = QJsonDocument::fromJson(ours.out, &jsonError);
+        QVERIFY2(doc.isObject(), qPrintable(jsonError.errorString()));
+        const QJsonObject obj = doc.object();
+        QCOMPARE(obj.value(QLatin1String("samples")).toInteger(), qint64(wire->samples));
+
+        QStringList types, expectedTypes;
+        for (const QJsonValue& v : obj.value(QLatin1String("sample_types")).toArray())
+            types << v.toObject().value(QLatin1String("type")).toString() + QLatin1Char('/')
+                    + v.toObject().value(QLatin1String("unit")).toString();
+        for (const auto& [type, unit] : wire->sampleTypes)
+            expectedTypes << wire->string(type, &error) + QLatin1Char('/') + wire->string(unit, &error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QCOMPARE(types, expectedTypes);
+
+        // Mappings in file order with file and build ID; per mapping, how many locations it
+        // has and how many of those have a line with a function.
+        QStringList mappings, expectedMappings;
+        for (const QJsonValue& v : obj.value(QLatin1String("mappings")).toArray()) {
+            const QJsonObject m = v.toObject();
+            mappings << QStringLiteral("%1 %2 %3/%4")
+                            .arg(m.value(QLatin1String("file")).toString(), m.value(QLatin1String("build_id")).toString())
+                            .arg(m.value(QLatin1String("symbolized")).toInteger())
+                            .arg(m.value(QLatin1String("locations")).toInteger());
+        }
+        for (const WireProfile::Mapping& m : wire->mappings) {
+            qint64 total = 0, symbolized = 0;
+            for (const WireProfile::Location& l : wire->locations)
+                if (l.mappingId == m.id) {
+                    ++total;
+                    symbolized += l.hasFunction ? 1 : 0;
+                }
+            expectedMappings << QStringLiteral("%1 %2 %3/%4")
+                                    .arg(wire->string(m.file, &error), wire->string(m.buildId, &error))
+                                    .arg(symbolized)
+                                    .arg(total);
+        }
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QCOMPARE(mappings, expectedMappings);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestOracle)
+#include "tst_oracle.moc"
