@@ -1,1 +1,172 @@
-// placeholder: to be written
+// Loading and saving profiles by path: reads the file, decompresses gzip, recognises the format
+// from its first fields and hands it to the reader; every error names the file.
+#include "model/profileio.h"
+
+#include "model/fileio.h"
+#include "model/pprof.h"
+#include "model/protowire.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <string>
+
+namespace symflame::model {
+
+namespace {
+
+using protowire::DecodeError;
+using protowire::Decoder;
+using protowire::Field;
+using protowire::WireType;
+
+// Wire type each top-level field of perftools.profiles.Profile has (index = field number).
+bool pprofTopLevelTypeOk(uint32_t number, WireType type)
+{
+    switch (number) {
+    case 1: // sample_type
+    case 2: // sample
+    case 3: // mapping
+    case 4: // location
+    case 5: // function
+    case 6: // string_table
+    case 11: // period_type
+        return type == WireType::Len;
+    case 13: // comment, packed or not
+        return type == WireType::Len || type == WireType::Varint;
+    case 7:
+    case 8:
+    case 9:
+    case 10:
+    case 12:
+    case 14:
+    case 15:
+        return type == WireType::Varint;
+    default:
+        return true;
+    }
+}
+
+// A profile is taken for pprof when its first fields parse as protobuf, at least one is a pprof
+// field and every pprof field has its wire type. Only the first fields are looked at, so a
+// truncated file is still recognised (and the reader then says where it ends).
+bool looksLikePprof(std::span<const uint8_t> data)
+{
+    Decoder d(data);
+    Field f;
+    int known = 0;
+    for (int fields = 0; fields < 64 && d.next(f); ++fields) {
+        if (f.number > 15)
+            continue;
+        if (!pprofTopLevelTypeOk(f.number, f.type))
+            return false;
+        ++known;
+    }
+    if (d.failed()) {
+        if (d.error() != DecodeError::Truncated)
+            return false;
+        // The field that runs past the end counts when its tag is a pprof one.
+        if (f.number >= 1 && f.number <= 15 && pprofTopLevelTypeOk(f.number, f.type))
+            ++known;
+    }
+    return known > 0;
+}
+
+std::string describeStart(std::span<const uint8_t> data)
+{
+    const size_t n = std::min<size_t>(data.size(), 8);
+    std::string hex;
+    std::string text;
+    for (size_t i = 0; i < n; ++i) {
+        char buf[4];
+        std::snprintf(buf, sizeof buf, "%02x", data[i]);
+        if (i)
+            hex += ' ';
+        hex += buf;
+        const char c = static_cast<char>(data[i]);
+        text += (data[i] >= 0x20 && data[i] < 0x7f && c != '"') ? c : '.';
+    }
+    return "it starts with " + hex + " \"" + text + "\"";
+}
+
+} // namespace
+
+const char* profileFormatName(ProfileFormat f)
+{
+    switch (f) {
+    case ProfileFormat::Unknown:
+        return "unknown";
+    case ProfileFormat::Pprof:
+        return "pprof";
+    }
+    return "?";
+}
+
+ProfileFormat detectFormat(std::span<const uint8_t> decompressed)
+{
+    if (decompressed.empty())
+        return ProfileFormat::Unknown;
+    if (looksLikePprof(decompressed))
+        return ProfileFormat::Pprof;
+    return ProfileFormat::Unknown;
+}
+
+Result<Profile> loadProfile(const std::string& path, const LoadOptions& options, Progress* progress)
+{
+    if (progress)
+        progress->setStage("reading file");
+    auto file = readWholeFile(path);
+    if (!file)
+        return file.error().withPath(path);
+    if (file->empty())
+        return makeError(ErrorCode::InvalidInput, "empty file", path);
+
+    std::vector<uint8_t> inflated;
+    std::span<const uint8_t> raw = *file;
+    const bool compressed = isGzip(raw);
+    if (compressed) {
+        if (progress)
+            progress->setStage("decompressing");
+        auto r = gunzip(raw, options.limits);
+        if (!r)
+            return r.error().withPath(path);
+        inflated = std::move(r).value();
+        // The compressed copy is no longer needed: free it before parsing.
+        std::vector<uint8_t>().swap(file.value());
+        raw = inflated;
+        if (raw.empty())
+            return makeError(ErrorCode::InvalidInput, "empty file after decompression", path);
+    }
+
+    switch (detectFormat(raw)) {
+    case ProfileFormat::Pprof: {
+        PprofReadOptions po;
+        po.limits = options.limits;
+        auto profile = readPprof(raw, po, progress);
+        if (!profile)
+            return profile.error().withPath(path);
+        return profile;
+    }
+    case ProfileFormat::Unknown:
+        break;
+    }
+    return makeError(ErrorCode::Unsupported,
+        std::string("not a profile symflame can read (") + (compressed ? "gzip-compressed; once decompressed " : "")
+            + describeStart(raw) + ", which is not pprof protobuf)",
+        path);
+}
+
+Status saveProfile(const Profile& profile, const std::string& path, ProfileFormat format, const std::string& inputPath)
+{
+    if (!inputPath.empty() && isSameFile(path, inputPath))
+        return makeError(ErrorCode::Usage, "refusing to overwrite the input file", path);
+    switch (format) {
+    case ProfileFormat::Pprof:
+        return writePprofFile(profile, path);
+    case ProfileFormat::Unknown:
+        break;
+    }
+    return makeError(
+        ErrorCode::Usage, std::string("cannot write profiles in the ") + profileFormatName(format) + " format", path);
+}
+
+} // namespace symflame::model

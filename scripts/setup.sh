@@ -31,7 +31,7 @@ PACKAGES=(
   llvm-19-dev llvm-19 libelf-dev libdw-dev libdebuginfod-dev
   libprotobuf-dev protobuf-compiler zlib1g-dev libzstd-dev liblzma-dev
   xvfb xauth imagemagick
-  debuginfod elfutils binutils dwz
+  debuginfod elfutils binutils dwz clang lld
   golang-go golang-github-google-pprof-dev google-perftools libgoogle-perftools-dev
 )
 
@@ -41,6 +41,9 @@ for p in "${PACKAGES[@]}"; do
     missing+=("$p")
   fi
 done
+
+# Toolchains that may come from elsewhere (rustup): the Debian package only when the command is missing.
+command -v rustc >/dev/null || missing+=(rustc)
 
 if [ ${#missing[@]} -gt 0 ]; then
   echo "setup: installing ${#missing[@]} missing Debian packages: ${missing[*]}"

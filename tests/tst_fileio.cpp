@@ -1,0 +1,348 @@
+// Tests of model/fileio: whole-file reads and their errors, atomic writes that keep the old
+// content whenever creating, writing or renaming fails, and isSameFile.
+//
+// Permission failures need a user the permissions apply to: when the test runs as root, those
+// cases run in a forked child that has switched to the unprivileged "nobody" user (65534).
+#include "model/fileio.h"
+
+#include <QDir>
+#include <QFile>
+#include <QObject>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <csignal>
+#include <fcntl.h>
+#include <functional>
+#include <memory>
+#include <string>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+using namespace symflame::model;
+
+namespace {
+
+constexpr uid_t kNobody = 65534;
+
+std::vector<uint8_t> bytes(std::string_view s)
+{
+    return { s.begin(), s.end() };
+}
+
+void writePlain(const QString& path, const QByteArray& content)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate))
+        qFatal("cannot write %s", qPrintable(path));
+    f.write(content);
+}
+
+QByteArray readPlain(const QString& path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return "<unreadable>";
+    return f.readAll();
+}
+
+mode_t modeOf(const QString& path)
+{
+    struct stat st { };
+    if (::stat(QFile::encodeName(path).constData(), &st) != 0)
+        return 0;
+    return st.st_mode & 07777;
+}
+
+QStringList entries(const QString& dir)
+{
+    return QDir(dir).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot, QDir::Name);
+}
+
+/// Runs fn as an unprivileged user: in a child switched to nobody when we are root, else here.
+/// fn's error text (empty on success) comes back through a pipe.
+std::string runUnprivileged(const std::function<std::string()>& fn)
+{
+    if (::geteuid() != 0)
+        return fn();
+    int fds[2];
+    if (::pipe(fds) != 0)
+        qFatal("pipe");
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+        ::close(fds[0]);
+        if (::setgid(kNobody) != 0 || ::setuid(kNobody) != 0)
+            _exit(3);
+        const std::string text = fn();
+        const ssize_t n = ::write(fds[1], text.data(), text.size());
+        _exit(n == static_cast<ssize_t>(text.size()) ? 0 : 4);
+    }
+    ::close(fds[1]);
+    std::string text;
+    char buf[512];
+    ssize_t n;
+    while ((n = ::read(fds[0], buf, sizeof buf)) > 0)
+        text.append(buf, static_cast<size_t>(n));
+    ::close(fds[0]);
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        return "<child failed with status " + std::to_string(status) + ">";
+    return text;
+}
+
+std::string statusText(const Status& s)
+{
+    return s.ok() ? std::string() : s.error().toString();
+}
+
+} // namespace
+
+class TestFileIo : public QObject {
+    Q_OBJECT
+
+private slots:
+    void init()
+    {
+        m_dir = std::make_unique<QTemporaryDir>();
+        QVERIFY(m_dir->isValid());
+    }
+
+    void readsWholeFile_data()
+    {
+        QTest::addColumn<QByteArray>("content");
+        QTest::addRow("empty") << QByteArray();
+        QTest::addRow("small") << QByteArray("hello\n");
+        QByteArray big(3 * 1024 * 1024 + 17, '\0');
+        for (qsizetype i = 0; i < big.size(); ++i)
+            big[i] = static_cast<char>(i * 7);
+        QTest::addRow("3 MiB") << big;
+    }
+
+    void readsWholeFile()
+    {
+        QFETCH(QByteArray, content);
+        const QString path = m_dir->filePath("in");
+        writePlain(path, content);
+        auto r = readWholeFile(path.toStdString());
+        QVERIFY(r.ok());
+        QCOMPARE(QByteArray(reinterpret_cast<const char*>(r->data()), qsizetype(r->size())), content);
+    }
+
+    // Files that report size 0 (procfs) or are not regular are read to their end.
+    void readsProcFile()
+    {
+        auto r = readWholeFile("/proc/self/status");
+        QVERIFY(r.ok());
+        QVERIFY(r->size() > 20);
+        QVERIFY(std::string_view(reinterpret_cast<const char*>(r->data()), 5) == "Name:");
+    }
+
+    void readErrors_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<int>("code");
+        QTest::addColumn<QString>("message");
+        QTest::addRow("missing") << "nope.pb.gz" << int(ErrorCode::NotFound) << "no such file";
+        QTest::addRow("directory") << "adir" << int(ErrorCode::Io) << "is a directory";
+        QTest::addRow("file as directory")
+            << "afile/x" << int(ErrorCode::NotFound) << "no such file (a part of the path is not a directory)";
+    }
+
+    void readErrors()
+    {
+        QFETCH(QString, name);
+        QFETCH(int, code);
+        QFETCH(QString, message);
+        QVERIFY(QDir(m_dir->path()).mkpath("adir"));
+        writePlain(m_dir->filePath("afile"), "x");
+        const std::string path = m_dir->filePath(name).toStdString();
+        auto r = readWholeFile(path);
+        QVERIFY(!r.ok());
+        QCOMPARE(int(r.error().code), code);
+        QCOMPARE(QString::fromStdString(r.error().message), message);
+        QCOMPARE(r.error().path, path);
+        QCOMPARE(QString::fromStdString(r.error().toString()), QString::fromStdString(path) + ": " + message);
+    }
+
+    void readPermissionDenied()
+    {
+        const QString path = m_dir->filePath("secret");
+        writePlain(path, "secret");
+        QVERIFY(::chmod(QFile::encodeName(path).constData(), 0000) == 0); // unreadable to anyone but root
+        QVERIFY(::chmod(QFile::encodeName(m_dir->path()).constData(), 0755) == 0);
+        const std::string p = path.toStdString();
+        const std::string text = runUnprivileged([&] {
+            auto r = readWholeFile(p);
+            return r.ok() ? std::string("<read it>") : r.error().toString();
+        });
+        QCOMPARE(QString::fromStdString(text), path + ": permission denied");
+    }
+
+    void readSizeLimit()
+    {
+        const QString path = m_dir->filePath("big");
+        writePlain(path, QByteArray(1000, 'a'));
+        auto atLimit = readWholeFile(path.toStdString(), 1000);
+        QVERIFY(atLimit.ok());
+        QCOMPARE(atLimit->size(), size_t(1000));
+        auto over = readWholeFile(path.toStdString(), 999);
+        QVERIFY(!over.ok());
+        QCOMPARE(over.error().code, ErrorCode::TooLarge);
+        QCOMPARE(QString::fromStdString(over.error().message),
+            QStringLiteral("file is too large (1000 bytes, the limit is 999)"));
+    }
+
+    void writesNewFile()
+    {
+        const QString path = m_dir->filePath("out.pb.gz");
+        const Status s = writeFileAtomically(path.toStdString(), bytes("new content"));
+        QVERIFY2(s.ok(), statusText(s).c_str());
+        QCOMPARE(readPlain(path), QByteArray("new content"));
+        QCOMPARE(modeOf(path), mode_t(0644));
+        QCOMPARE(entries(m_dir->path()), QStringList { "out.pb.gz" });
+    }
+
+    void replacesKeepingPermissions()
+    {
+        const QString path = m_dir->filePath("out");
+        writePlain(path, "old old old old");
+        QVERIFY(::chmod(QFile::encodeName(path).constData(), 0600) == 0);
+        const Status s = writeFileAtomically(path.toStdString(), bytes("new"));
+        QVERIFY2(s.ok(), statusText(s).c_str());
+        QCOMPARE(readPlain(path), QByteArray("new"));
+        QCOMPARE(modeOf(path), mode_t(0600));
+        QCOMPARE(entries(m_dir->path()), QStringList { "out" });
+
+        QVERIFY(writeFileAtomically(path.toStdString(), {}).ok());
+        QCOMPARE(readPlain(path), QByteArray());
+    }
+
+    void writesThroughSymlink()
+    {
+        QVERIFY(QDir(m_dir->path()).mkpath("real"));
+        const QString target = m_dir->filePath("real/file");
+        writePlain(target, "old");
+        const QString link = m_dir->filePath("link");
+        QVERIFY(QFile::link(target, link));
+        QVERIFY(writeFileAtomically(link.toStdString(), bytes("via link")).ok());
+        QCOMPARE(QFileInfo(link).isSymLink(), true);
+        QCOMPARE(readPlain(target), QByteArray("via link"));
+        QCOMPARE(entries(m_dir->filePath("real")), QStringList { "file" });
+    }
+
+    void writeErrorsNoDirectory()
+    {
+        const QString path = m_dir->filePath("missing/out");
+        const Status s = writeFileAtomically(path.toStdString(), bytes("x"));
+        QVERIFY(!s.ok());
+        QCOMPARE(s.error().code, ErrorCode::Io);
+        QCOMPARE(QString::fromStdString(s.error().toString()),
+            path + ": cannot create a temporary file in " + m_dir->filePath("missing") + ": no such file or directory");
+    }
+
+    void writeOverDirectoryRefused()
+    {
+        QVERIFY(QDir(m_dir->path()).mkpath("adir"));
+        writePlain(m_dir->filePath("adir/keep"), "keep");
+        const Status s = writeFileAtomically(m_dir->filePath("adir").toStdString(), bytes("x"));
+        QVERIFY(!s.ok());
+        QCOMPARE(QString::fromStdString(s.error().message), QStringLiteral("cannot write: is a directory"));
+        QCOMPARE(readPlain(m_dir->filePath("adir/keep")), QByteArray("keep"));
+        QCOMPARE(entries(m_dir->path()), QStringList { "adir" });
+    }
+
+    // A directory we may not write to: the temporary file can't be made; the old file stays.
+    void unwritableDirectoryKeepsOldContent()
+    {
+        QVERIFY(QDir(m_dir->path()).mkpath("ro"));
+        const QString dir = m_dir->filePath("ro");
+        const QString path = dir + "/profile.pb.gz";
+        writePlain(path, "old content");
+        QVERIFY(::chmod(QFile::encodeName(path).constData(), 0666) == 0); // the file itself is writable
+        QVERIFY(::chmod(QFile::encodeName(dir).constData(), 0555) == 0);
+        QVERIFY(::chmod(QFile::encodeName(m_dir->path()).constData(), 0755) == 0);
+        const std::string p = path.toStdString();
+        const std::string text = runUnprivileged([&] { return statusText(writeFileAtomically(p, bytes("new"))); });
+        ::chmod(QFile::encodeName(dir).constData(), 0755);
+        QCOMPARE(
+            QString::fromStdString(text), path + ": cannot create a temporary file in " + dir + ": permission denied");
+        QCOMPARE(readPlain(path), QByteArray("old content"));
+        QCOMPARE(entries(dir), QStringList { "profile.pb.gz" });
+    }
+
+    // Renaming fails after the new content was written: in a sticky directory (like /tmp) a
+    // user may create files but not replace another user's. The temporary file must go away.
+    void renameFailureKeepsOldContent()
+    {
+        if (::geteuid() != 0)
+            QSKIP("needs root to own a file in a sticky directory that another user writes into");
+        QVERIFY(QDir(m_dir->path()).mkpath("sticky"));
+        const QString dir = m_dir->filePath("sticky");
+        const QString path = dir + "/shared.pb.gz";
+        writePlain(path, "root's content");
+        QVERIFY(::chmod(QFile::encodeName(path).constData(), 0666) == 0);
+        QVERIFY(::chmod(QFile::encodeName(dir).constData(), 01777) == 0);
+        QVERIFY(::chmod(QFile::encodeName(m_dir->path()).constData(), 0755) == 0);
+        const std::string p = path.toStdString();
+        const std::string text = runUnprivileged([&] { return statusText(writeFileAtomically(p, bytes("new"))); });
+        QCOMPARE(QString::fromStdString(text), path + ": cannot replace the file: operation not permitted");
+        QCOMPARE(readPlain(path), QByteArray("root's content"));
+        QCOMPARE(entries(dir), QStringList { "shared.pb.gz" });
+    }
+
+    // Writing fails half-way (here: the file size limit, as a full disk would): old content stays.
+    void writeFailureKeepsOldContent()
+    {
+        const QString path = m_dir->filePath("out");
+        writePlain(path, "old content");
+        rlimit old {};
+        QVERIFY(::getrlimit(RLIMIT_FSIZE, &old) == 0);
+        auto previousHandler = std::signal(SIGXFSZ, SIG_IGN);
+        rlimit small = old;
+        small.rlim_cur = 4096;
+        QVERIFY(::setrlimit(RLIMIT_FSIZE, &small) == 0);
+        const Status s = writeFileAtomically(path.toStdString(), std::vector<uint8_t>(100000, 'n'));
+        ::setrlimit(RLIMIT_FSIZE, &old);
+        std::signal(SIGXFSZ, previousHandler);
+        QVERIFY(!s.ok());
+        QCOMPARE(s.error().code, ErrorCode::Io);
+        QCOMPARE(QString::fromStdString(s.error().message), QStringLiteral("cannot write: file too large"));
+        QCOMPARE(readPlain(path), QByteArray("old content"));
+        QCOMPARE(entries(m_dir->path()), QStringList { "out" });
+    }
+
+    void sameFile()
+    {
+        const QString a = m_dir->filePath("a");
+        const QString b = m_dir->filePath("b");
+        writePlain(a, "1");
+        writePlain(b, "1");
+        QVERIFY(::link(QFile::encodeName(a).constData(), QFile::encodeName(m_dir->filePath("hard")).constData()) == 0);
+        QVERIFY(QFile::link(a, m_dir->filePath("soft")));
+        const std::string as = a.toStdString();
+        QVERIFY(isSameFile(as, as));
+        QVERIFY(isSameFile(as, m_dir->filePath("hard").toStdString()));
+        QVERIFY(isSameFile(as, m_dir->filePath("soft").toStdString()));
+        QVERIFY(isSameFile(as, (m_dir->path() + "/./a").toStdString()));
+        QVERIFY(!isSameFile(as, b.toStdString()));
+        QVERIFY(!isSameFile(as, m_dir->filePath("none").toStdString()));
+        QVERIFY(!isSameFile(m_dir->filePath("none").toStdString(), m_dir->filePath("none").toStdString()));
+        QVERIFY(!isSameFile(as, ""));
+    }
+
+    void cleanup()
+    {
+        // Leave the directory removable whatever a test changed.
+        ::chmod(QFile::encodeName(m_dir->path()).constData(), 0700);
+        m_dir.reset();
+    }
+
+private:
+    std::unique_ptr<QTemporaryDir> m_dir; // a fresh directory per test function
+};
+
+QTEST_GUILESS_MAIN(TestFileIo)
+#include "tst_fileio.moc"
