@@ -1,0 +1,329 @@
+// info, top and collapse: load the profile once, compute what is asked for in one pass, print
+// through a buffered Output.
+#include "app/cli.h"
+
+#include "app/cmdline.h"
+#include "app/output.h"
+#include "model/calltree.h"
+#include "model/folded.h"
+#include "model/frameformat.h"
+#include "model/profileio.h"
+#include "model/toptable.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <ctime>
+
+namespace symflame::app {
+
+using namespace symflame::model;
+
+const char* usageText()
+{
+    return "Usage: symflame [FILE]\n"
+           "       symflame info FILE [--json]\n"
+           "       symflame top FILE [-n N] [--sample-type T] [--json]\n"
+           "       symflame collapse FILE [--sample-type T]\n"
+           "       symflame render FILE -o OUT.png [--width W] [--height H] [--sample-type T]\n"
+           "       symflame --help | --version\n"
+           "\n"
+           "With no command, opens the viewer (on FILE when given). FILE is a pprof profile,\n"
+           "gzip-compressed or not.\n"
+           "\n"
+           "Commands:\n"
+           "  info      sample types, sample count, time, mappings and how many of their\n"
+           "            locations are symbolized\n"
+           "  top       the functions with the most flat value, as `go tool pprof -top` lists them\n"
+           "  collapse  folded stacks, one \"root;caller;leaf value\" line per distinct stack\n"
+           "  render    draws the flame graph to an image; needs no display\n"
+           "\n"
+           "Options:\n"
+           "  --json             machine-readable output (info, top)\n"
+           "  -n N               how many functions top lists (default 20, 0 = all)\n"
+           "  --sample-type T    a sample type name (\"cpu\", \"samples\", \"alloc_space\") or its\n"
+           "                     index; default: the profile's default sample type\n"
+           "  -o, --output OUT   image file to write (render; PNG unless OUT ends in .jpg or .bmp)\n"
+           "  --width W          image width in pixels (render; default 1600)\n"
+           "  --height H         image height in pixels (render; default: tall enough for all rows)\n"
+           "  -h, --help         this text\n"
+           "  --version          the version\n"
+           "\n"
+           "Exit status: 0 success, 1 no display for the viewer, 2 unreadable or invalid input,\n"
+           "64 bad command line.\n";
+}
+
+bool isHeadlessCommand(std::string_view name)
+{
+    return name == "info" || name == "top" || name == "collapse";
+}
+
+std::optional<size_t> selectSampleType(
+    const Profile& profile, const std::optional<std::string>& requested, const std::string& path, int* exitCode)
+{
+    const size_t count = profile.sampleTypes.size();
+    if (!requested)
+        return std::min(profile.defaultSampleType, count == 0 ? size_t(0) : count - 1);
+    const int byName = profile.findSampleType(*requested);
+    if (byName >= 0)
+        return static_cast<size_t>(byName);
+    if (const auto index = parseCount(*requested); index && static_cast<uint64_t>(*index) < count)
+        return static_cast<size_t>(*index);
+    std::string available;
+    for (size_t i = 0; i < count; ++i) {
+        if (i)
+            available += ", ";
+        available += profile.str(profile.sampleTypes[i].type);
+    }
+    if (available.empty())
+        available = "none";
+    *exitCode = usageError("no sample type '" + *requested + "' in " + path + " (it has: " + available + ")");
+    return std::nullopt;
+}
+
+namespace {
+
+// Loads the file, printing the error line when it fails.
+std::optional<Profile> load(const std::string& path, int* exitCode)
+{
+    auto result = loadProfile(path);
+    if (!result) {
+        const Error& e = result.error();
+        *exitCode = inputError(e.path.empty() ? path : e.path, e.message);
+        return std::nullopt;
+    }
+    return std::move(result).value();
+}
+
+std::string formatTime(int64_t nanos)
+{
+    const std::time_t secs = static_cast<std::time_t>(nanos / 1000000000);
+    std::tm tm {};
+    if (!gmtime_r(&secs, &tm))
+        return std::to_string(nanos);
+    char buf[64];
+    std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M:%S UTC", &tm);
+    return buf;
+}
+
+std::string hex(uint64_t v)
+{
+    char buf[24];
+    std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
+    return buf;
+}
+
+struct MappingCounts {
+    uint64_t locations = 0;
+    uint64_t symbolized = 0;
+};
+
+int runInfo(const std::string& path, bool json)
+{
+    int rc = ExitOk;
+    const auto profile = load(path, &rc);
+    if (!profile)
+        return rc;
+    const Profile& p = *profile;
+
+    std::vector<MappingCounts> counts(p.mappings.size());
+    for (const Location& loc : p.locations) {
+        if (!loc.mapping.valid() || loc.mapping.index() >= counts.size())
+            continue;
+        auto& c = counts[loc.mapping.index()];
+        ++c.locations;
+        c.symbolized += loc.status == FrameStatus::Symbolized;
+    }
+    const bool hasTypes = !p.sampleTypes.empty();
+    const size_t defaultType = hasTypes ? std::min(p.defaultSampleType, p.sampleTypes.size() - 1) : 0;
+    const auto mappingId = [&](size_t i) { return p.mappings[i].sourceId ? p.mappings[i].sourceId : uint64_t(i + 1); };
+
+    Output out;
+    if (json) {
+        out << "{\"file\":";
+        out.jsonString(path);
+        out << ",\"format\":\"pprof\",\"sample_types\":[";
+        for (size_t i = 0; i < p.sampleTypes.size(); ++i) {
+            out << (i ? ",{\"type\":" : "{\"type\":");
+            out.jsonString(p.str(p.sampleTypes[i].type));
+            out << ",\"unit\":";
+            out.jsonString(p.str(p.sampleTypes[i].unit));
+            out << '}';
+        }
+        out << "],\"default_sample_type\":";
+        if (hasTypes)
+            out.jsonString(p.str(p.sampleTypes[defaultType].type));
+        else
+            out << "null";
+        out << ",\"samples\":" << uint64_t(p.sampleCount()) << ",\"locations\":" << uint64_t(p.locations.size())
+            << ",\"functions\":" << uint64_t(p.functions.size()) << ",\"time_nanos\":" << p.timeNanos
+            << ",\"duration_nanos\":" << p.durationNanos << ",\"period\":" << p.period << ",\"period_type\":{\"type\":";
+        out.jsonString(p.str(p.periodType.type));
+        out << ",\"unit\":";
+        out.jsonString(p.str(p.periodType.unit));
+        out << "},\"mappings\":[";
+        for (size_t i = 0; i < p.mappings.size(); ++i) {
+            const Mapping& m = p.mappings[i];
+            out << (i ? ",{\"id\":" : "{\"id\":") << mappingId(i) << ",\"file\":";
+            out.jsonString(p.str(m.file));
+            out << ",\"build_id\":";
+            out.jsonString(p.str(m.buildId));
+            out << ",\"start\":" << m.start << ",\"limit\":" << m.limit << ",\"offset\":" << m.offset
+                << ",\"locations\":" << counts[i].locations << ",\"symbolized\":" << counts[i].symbolized << '}';
+        }
+        out << "]}\n";
+        return ExitOk;
+    }
+
+    out << "File:          " << path << "\nFormat:        pprof\nSample types:  ";
+    if (!hasTypes)
+        out << "none";
+    for (size_t i = 0; i < p.sampleTypes.size(); ++i) {
+        out << (i ? ", " : "") << p.str(p.sampleTypes[i].type) << " (" << p.str(p.sampleTypes[i].unit) << ')';
+        if (i == defaultType)
+            out << " [default]";
+    }
+    out << "\nSamples:       " << uint64_t(p.sampleCount()) << '\n';
+    if (p.timeNanos != 0)
+        out << "Time:          " << formatTime(p.timeNanos) << '\n';
+    if (p.durationNanos != 0)
+        out << "Duration:      " << formatValue(p.durationNanos, "nanoseconds") << '\n';
+    if (p.period != 0) {
+        out << "Period:        " << formatValue(p.period, p.str(p.periodType.unit));
+        if (!p.periodType.type.empty())
+            out << " of " << p.str(p.periodType.type);
+        out << '\n';
+    }
+    out << "Locations:     " << uint64_t(p.locations.size()) << "\nFunctions:     " << uint64_t(p.functions.size())
+        << "\nMappings:      " << uint64_t(p.mappings.size()) << '\n';
+    for (size_t i = 0; i < p.mappings.size(); ++i) {
+        const Mapping& m = p.mappings[i];
+        out << "  " << mappingId(i) << "  " << (m.file.empty() ? std::string_view("(no file)") : p.str(m.file))
+            << "\n      build ID " << (m.buildId.empty() ? std::string_view("(none)") : p.str(m.buildId)) << ", ["
+            << hex(m.start) << ", " << hex(m.limit) << ") offset " << hex(m.offset) << ", symbolized "
+            << counts[i].symbolized << " of " << counts[i].locations << " locations\n";
+    }
+    return ExitOk;
+}
+
+std::string percent(int64_t part, int64_t total)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.2f%%", total == 0 ? 0.0 : 100.0 * double(part) / double(total));
+    return buf;
+}
+
+int runTop(const std::string& path, int64_t count, const std::optional<std::string>& sampleTypeArg, bool json)
+{
+    int rc = ExitOk;
+    const auto profile = load(path, &rc);
+    if (!profile)
+        return rc;
+    const Profile& p = *profile;
+    const auto type = selectSampleType(p, sampleTypeArg, path, &rc);
+    if (!type)
+        return rc;
+
+    const bool hasTypes = !p.sampleTypes.empty();
+    const std::string_view typeName = hasTypes ? p.str(p.sampleTypes[*type].type) : std::string_view();
+    const std::string_view unit = hasTypes ? p.str(p.sampleTypes[*type].unit) : std::string_view();
+    std::vector<TopEntry> entries;
+    SymbolTable symbols;
+    int64_t total = 0;
+    if (hasTypes) {
+        symbols = SymbolTable::build(p);
+        entries = topFunctions(p, symbols, *type);
+        total = p.totalValue(*type);
+    }
+    const size_t shown = count == 0 ? entries.size() : std::min(entries.size(), static_cast<size_t>(count));
+
+    Output out;
+    if (json) {
+        out << "{\"sample_type\":";
+        out.jsonString(typeName);
+        out << ",\"unit\":";
+        out.jsonString(unit);
+        out << ",\"total\":" << total << ",\"functions\":[";
+        for (size_t i = 0; i < shown; ++i) {
+            out << (i ? ",{\"name\":" : "{\"name\":");
+            out.jsonString(symbols.displayName(entries[i].symbol));
+            out << ",\"flat\":" << entries[i].flat << ",\"cum\":" << entries[i].cum << '}';
+        }
+        out << "]}\n";
+        return ExitOk;
+    }
+
+    out << "Type: " << (hasTypes ? typeName : std::string_view("(none)")) << ", total " << formatValue(total, unit)
+        << "; showing " << uint64_t(shown) << " of " << uint64_t(entries.size()) << " functions\n";
+    out << "      flat  flat%   sum%        cum   cum%\n";
+    int64_t sum = 0;
+    for (size_t i = 0; i < shown; ++i) {
+        const TopEntry& e = entries[i];
+        sum += e.flat;
+        out.padLeft(formatValue(e.flat, unit), 10) << ' ';
+        out.padLeft(percent(e.flat, total), 6) << ' ';
+        out.padLeft(percent(sum, total), 6) << ' ';
+        out.padLeft(formatValue(e.cum, unit), 10) << ' ';
+        out.padLeft(percent(e.cum, total), 6) << "  " << symbols.displayName(e.symbol) << '\n';
+    }
+    return ExitOk;
+}
+
+int runCollapse(const std::string& path, const std::optional<std::string>& sampleTypeArg)
+{
+    int rc = ExitOk;
+    const auto profile = load(path, &rc);
+    if (!profile)
+        return rc;
+    const auto type = selectSampleType(*profile, sampleTypeArg, path, &rc);
+    if (!type)
+        return rc;
+    if (profile->sampleTypes.empty())
+        return ExitOk;
+    const SymbolTable symbols = SymbolTable::build(*profile);
+    const std::string folded = collapseStacks(*profile, symbols, *type);
+    std::fwrite(folded.data(), 1, folded.size(), stdout);
+    std::fflush(stdout);
+    return ExitOk;
+}
+
+} // namespace
+
+int runHeadlessCommand(std::string_view command, int argc, char** argv)
+{
+    static constexpr OptionSpec kInfo[] = { { "json", 0, false }, { "help", 'h', false } };
+    static constexpr OptionSpec kTop[]
+        = { { "json", 0, false }, { "nodes", 'n', true }, { "sample-type", 0, true }, { "help", 'h', false } };
+    static constexpr OptionSpec kCollapse[] = { { "sample-type", 0, true }, { "help", 'h', false } };
+    const std::span<const OptionSpec> specs = command == "info" ? std::span<const OptionSpec>(kInfo)
+        : command == "top"                                      ? std::span<const OptionSpec>(kTop)
+                                                                : std::span<const OptionSpec>(kCollapse);
+    std::string error;
+    const auto args = parseArgs(std::span<char* const>(argv, static_cast<size_t>(argc)), specs, &error);
+    if (!args)
+        return usageError(std::string(command) + ": " + error);
+    if (args->has("help")) {
+        std::fputs(usageText(), stdout);
+        return ExitOk;
+    }
+    if (args->positional.empty())
+        return usageError(std::string(command) + ": missing FILE");
+    if (args->positional.size() > 1)
+        return usageError(std::string(command) + ": unexpected argument '" + args->positional[1] + "'");
+    const std::string& path = args->positional[0];
+
+    if (command == "info")
+        return runInfo(path, args->has("json"));
+    if (command == "top") {
+        int64_t count = 20;
+        if (const auto n = args->value("nodes")) {
+            const auto parsed = parseCount(*n);
+            if (!parsed)
+                return usageError("top: -n wants a count (0 = all), not '" + *n + "'");
+            count = *parsed;
+        }
+        return runTop(path, count, args->value("sample-type"), args->has("json"));
+    }
+    return runCollapse(path, args->value("sample-type"));
+}
+
+} // namespace symflame::app

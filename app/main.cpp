@@ -1,0 +1,62 @@
+// symflame: the viewer when run without a command, the headless tools with one.
+#include "app/cli.h"
+#include "app/cmdline.h"
+
+#ifdef SYMFLAME_WITH_GUI
+#include "app/gui.h"
+#include "app/render.h"
+#endif
+
+#include <cstdio>
+#include <filesystem>
+#include <string>
+#include <string_view>
+
+using namespace symflame::app;
+
+namespace {
+
+// A first argument that is no file and reads like a word is taken for a mistyped command.
+bool looksLikeCommand(std::string_view a)
+{
+    if (a.empty() || a[0] == '-')
+        return false;
+    for (char c : a)
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '-' || c == '_'))
+            return false;
+    std::error_code ec;
+    return !std::filesystem::exists(a, ec);
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    const std::string_view first = argc > 1 ? std::string_view(argv[1]) : std::string_view();
+    if (first == "--help" || first == "-h" || first == "help") {
+        std::fputs(usageText(), stdout);
+        return ExitOk;
+    }
+    if (first == "--version") {
+        std::puts("symflame " SYMFLAME_VERSION);
+        return ExitOk;
+    }
+    if (isHeadlessCommand(first))
+        return runHeadlessCommand(first, argc - 2, argv + 2);
+    if (first == "render") {
+#ifdef SYMFLAME_WITH_GUI
+        return runRender(argv[0], argc - 2, argv + 2);
+#else
+        std::fputs("symflame: render needs the Qt build (configure with SYMFLAME_BUILD_GUI=ON)\n", stderr);
+        return ExitFailure;
+#endif
+    }
+    if (looksLikeCommand(first))
+        return usageError("unknown command '" + std::string(first) + "'");
+#ifdef SYMFLAME_WITH_GUI
+    return runGui(argc, argv);
+#else
+    std::fputs("symflame: this build has no viewer; use symflame info|top|collapse FILE\n", stderr);
+    return ExitFailure;
+#endif
+}

@@ -1,0 +1,255 @@
+// FlameGraphWidget: events in, FlameGraphPainter out.
+#include "ui/flamegraphwidget.h"
+
+#include <QHelpEvent>
+#include <QKeyEvent>
+#include <QMouseEvent>
+#include <QPaintEvent>
+#include <QPainter>
+#include <QToolTip>
+
+namespace symflame::ui {
+
+using namespace symflame::model;
+
+FlameGraphWidget::FlameGraphWidget(QWidget* parent)
+    : QWidget(parent)
+{
+    setMouseTracking(true);
+    setFocusPolicy(Qt::StrongFocus);
+    setAttribute(Qt::WA_OpaquePaintEvent);
+    setBackgroundRole(QPalette::Base);
+    m_painter.setFont(font());
+    m_placeholder = tr("Open a profile with File \u203a Open, or drop a file here");
+}
+
+void FlameGraphWidget::setPlaceholderText(const QString& text)
+{
+    m_placeholder = text;
+    if (!m_painter.snapshot())
+        update();
+}
+
+void FlameGraphWidget::setSnapshot(std::shared_ptr<const ProfileSnapshot> snapshot)
+{
+    m_history.clear();
+    m_hover = {};
+    m_pressedValid = false;
+    m_painter.setSnapshot(std::move(snapshot));
+    relayout();
+    emit rootChanged(m_painter.label(m_painter.root()));
+}
+
+void FlameGraphWidget::setRoot(NodeId node)
+{
+    m_painter.setRoot(node);
+    m_hover = {};
+    relayout();
+    emit rootChanged(m_painter.label(m_painter.root()));
+}
+
+void FlameGraphWidget::zoomTo(NodeId node)
+{
+    if (m_painter.isEmpty() || !node.valid() || node == m_painter.root())
+        return;
+    m_history.push_back(m_painter.root());
+    setRoot(node);
+}
+
+bool FlameGraphWidget::zoomOut()
+{
+    if (m_history.empty())
+        return false;
+    const NodeId previous = m_history.back();
+    m_history.pop_back();
+    setRoot(previous);
+    return true;
+}
+
+void FlameGraphWidget::resetZoom()
+{
+    if (m_history.empty())
+        return;
+    m_history.clear();
+    setRoot(NodeId());
+}
+
+void FlameGraphWidget::relayout()
+{
+    m_painter.layout(width());
+    const int h = m_painter.contentHeight();
+    if (h != m_contentHeight) {
+        m_contentHeight = h;
+        updateGeometry(); // a scroll area around us grows to show every row
+    }
+    update();
+}
+
+FlameGraphPainter::Hit FlameGraphWidget::hitAt(QPoint pos) const
+{
+    m_painter.layout(width());
+    return m_painter.hitTest(rect(), pos);
+}
+
+QRect FlameGraphWidget::frameRect(NodeId node) const
+{
+    m_painter.layout(width());
+    return m_painter.frameRect(rect(), node);
+}
+
+QString FlameGraphWidget::toolTipAt(QPoint pos) const
+{
+    return m_painter.toolTip(hitAt(pos));
+}
+
+QSize FlameGraphWidget::sizeHint() const
+{
+    return QSize(900, std::max(400, m_contentHeight));
+}
+
+QSize FlameGraphWidget::minimumSizeHint() const
+{
+    return QSize(200, std::max(100, m_contentHeight));
+}
+
+void FlameGraphWidget::paintEvent(QPaintEvent* event)
+{
+    QPainter p(this);
+    const QRect exposed = event->rect();
+    p.fillRect(exposed, palette().color(QPalette::Base));
+    if (!m_painter.snapshot()) {
+        p.setPen(palette().color(QPalette::PlaceholderText));
+        p.drawText(rect(), Qt::AlignCenter | Qt::TextWordWrap, m_placeholder);
+        return;
+    }
+    m_painter.layout(width());
+    m_painter.paint(p, rect(), exposed, palette(), m_hover.node);
+}
+
+void FlameGraphWidget::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    m_hover = {};
+    relayout();
+}
+
+void FlameGraphWidget::setHover(const FlameGraphPainter::Hit& hit)
+{
+    if (hit.node == m_hover.node && hit.row == m_hover.row && hit.rect == m_hover.rect)
+        return;
+    const QRect old = m_hover.rect;
+    m_hover = hit;
+    update(old.adjusted(-2, -2, 2, 2));
+    update(hit.rect.adjusted(-2, -2, 2, 2));
+    emit hoverChanged(m_painter.summary(hit));
+    if (hit.valid())
+        setCursor(hit.node.valid() ? Qt::PointingHandCursor : Qt::ArrowCursor);
+    else
+        unsetCursor();
+}
+
+void FlameGraphWidget::mouseMoveEvent(QMouseEvent* event)
+{
+    const FlameGraphPainter::Hit hit = hitAt(event->position().toPoint());
+    const bool moved = hit.node != m_hover.node || hit.rect != m_hover.rect;
+    setHover(hit);
+    // Keep a visible tooltip in step with the frame under the pointer.
+    if (moved && QToolTip::isVisible()) {
+        if (hit.valid())
+            QToolTip::showText(event->globalPosition().toPoint(), m_painter.toolTip(hit), this, hit.rect);
+        else
+            QToolTip::hideText();
+    }
+    QWidget::mouseMoveEvent(event);
+}
+
+void FlameGraphWidget::mousePressEvent(QMouseEvent* event)
+{
+    if (event->button() == Qt::LeftButton) {
+        const FlameGraphPainter::Hit hit = hitAt(event->position().toPoint());
+        m_pressed = hit.node;
+        m_pressedValid = hit.node.valid();
+        event->accept();
+        return;
+    }
+    if (event->button() == Qt::BackButton) {
+        zoomOut();
+        event->accept();
+        return;
+    }
+    QWidget::mousePressEvent(event);
+}
+
+void FlameGraphWidget::mouseReleaseEvent(QMouseEvent* event)
+{
+    if (event->button() == Qt::LeftButton && m_pressedValid) {
+        m_pressedValid = false;
+        const NodeId node = hitAt(event->position().toPoint()).node;
+        if (node == m_pressed) {
+            if (node == m_painter.snapshot()->tree->root())
+                resetZoom();
+            else
+                zoomTo(node);
+        }
+        event->accept();
+        return;
+    }
+    QWidget::mouseReleaseEvent(event);
+}
+
+void FlameGraphWidget::leaveEvent(QEvent* event)
+{
+    setHover({});
+    QWidget::leaveEvent(event);
+}
+
+void FlameGraphWidget::keyPressEvent(QKeyEvent* event)
+{
+    switch (event->key()) {
+    case Qt::Key_Escape:
+    case Qt::Key_Backspace:
+        if (zoomOut()) {
+            event->accept();
+            return;
+        }
+        break;
+    case Qt::Key_Home:
+        if (isZoomed()) {
+            resetZoom();
+            event->accept();
+            return;
+        }
+        break;
+    default:
+        break;
+    }
+    QWidget::keyPressEvent(event);
+}
+
+bool FlameGraphWidget::event(QEvent* event)
+{
+    if (event->type() == QEvent::ToolTip) {
+        auto* help = static_cast<QHelpEvent*>(event);
+        const FlameGraphPainter::Hit hit = hitAt(help->pos());
+        if (hit.valid())
+            QToolTip::showText(help->globalPos(), m_painter.toolTip(hit), this, hit.rect);
+        else
+            QToolTip::hideText();
+        return true;
+    }
+    return QWidget::event(event);
+}
+
+void FlameGraphWidget::changeEvent(QEvent* event)
+{
+    if (event->type() == QEvent::FontChange) {
+        m_painter.setFont(font());
+        m_painter.setRoot(m_painter.root()); // row height changed: lay out again
+        relayout();
+    } else if (event->type() == QEvent::PaletteChange) {
+        update();
+    }
+    QWidget::changeEvent(event);
+}
+
+} // namespace symflame::ui

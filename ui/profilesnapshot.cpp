@@ -1,0 +1,140 @@
+// Loading a profile and deriving what the views need from it, with progress split over stages.
+#include "ui/profilesnapshot.h"
+
+#include "model/profileio.h"
+
+#include <algorithm>
+
+namespace symflame::ui {
+
+using namespace symflame::model;
+
+std::string_view ProfileSnapshot::typeName() const
+{
+    if (!profile || sampleType >= profile->sampleTypes.size())
+        return {};
+    return profile->str(profile->sampleTypes[sampleType].type);
+}
+
+std::string_view ProfileSnapshot::unit() const
+{
+    if (!profile || sampleType >= profile->sampleTypes.size())
+        return {};
+    return profile->str(profile->sampleTypes[sampleType].unit);
+}
+
+namespace {
+
+// Maps a stage's own 0..total progress into [begin, end) of the parent's 0..1000.
+class StageProgress : public Progress {
+public:
+    StageProgress(Progress* parent, uint64_t begin, uint64_t end)
+        : m_parent(parent)
+        , m_begin(begin)
+        , m_end(end)
+    {
+        if (m_parent)
+            m_parent->setProgress(m_begin, kScale);
+    }
+    ~StageProgress() override
+    {
+        if (m_parent)
+            m_parent->setProgress(m_end, kScale);
+    }
+    void setProgress(uint64_t done, uint64_t total) override
+    {
+        if (!m_parent || total == 0)
+            return;
+        const double f = std::min(1.0, double(done) / double(total));
+        m_parent->setProgress(m_begin + static_cast<uint64_t>(f * double(m_end - m_begin)), kScale);
+    }
+    void setStage(std::string_view stage) override
+    {
+        if (m_parent)
+            m_parent->setStage(stage);
+    }
+    bool isCancelled() const override { return m_parent && m_parent->isCancelled(); }
+
+    static constexpr uint64_t kScale = 1000;
+
+private:
+    Progress* m_parent;
+    uint64_t m_begin, m_end;
+};
+
+Error cancelled(const std::string& path)
+{
+    return makeError(ErrorCode::Cancelled, "loading was cancelled", path);
+}
+
+Result<std::shared_ptr<const CallTree>> buildTree(const Profile& profile, const SymbolTable& symbols, size_t type,
+    const std::string& path, Progress* progress, uint64_t begin)
+{
+    StageProgress stage(progress, begin, StageProgress::kScale);
+    stage.setStage("building the call tree");
+    auto tree = std::make_shared<const CallTree>(profile.sampleTypes.empty()
+            ? CallTree()
+            : CallTree::build(profile, symbols, type, CallTree::Direction::TopDown, &stage));
+    if (stage.isCancelled())
+        return cancelled(path);
+    return std::shared_ptr<const CallTree>(std::move(tree));
+}
+
+} // namespace
+
+Result<std::shared_ptr<const ProfileSnapshot>> makeSnapshot(
+    std::shared_ptr<const Profile> profile, size_t sampleType, std::string path, Progress* progress)
+{
+    auto snap = std::make_shared<ProfileSnapshot>();
+    snap->path = std::move(path);
+    snap->sampleType = profile->sampleTypes.empty() ? 0 : std::min(sampleType, profile->sampleTypes.size() - 1);
+    {
+        StageProgress stage(progress, 700, 800);
+        stage.setStage("collecting symbols");
+        snap->symbols = std::make_shared<const SymbolTable>(SymbolTable::build(*profile));
+        if (stage.isCancelled())
+            return cancelled(snap->path);
+    }
+    auto tree = buildTree(*profile, *snap->symbols, snap->sampleType, snap->path, progress, 800);
+    if (!tree)
+        return tree.error();
+    snap->tree = std::move(tree).value();
+    snap->profile = std::move(profile);
+    return std::shared_ptr<const ProfileSnapshot>(std::move(snap));
+}
+
+Result<std::shared_ptr<const ProfileSnapshot>> loadSnapshot(const std::string& path, Progress* progress)
+{
+    std::shared_ptr<const Profile> profile;
+    {
+        StageProgress stage(progress, 0, 700);
+        stage.setStage("reading");
+        auto loaded = loadProfile(path, {}, &stage);
+        if (!loaded) {
+            if (stage.isCancelled())
+                return cancelled(path);
+            return loaded.error().withPath(path);
+        }
+        if (stage.isCancelled())
+            return cancelled(path);
+        profile = std::make_shared<const Profile>(std::move(loaded).value());
+    }
+    const size_t type = profile->defaultSampleType;
+    return makeSnapshot(std::move(profile), type, path, progress);
+}
+
+Result<std::shared_ptr<const ProfileSnapshot>> withSampleType(
+    const ProfileSnapshot& snapshot, size_t sampleType, Progress* progress)
+{
+    auto snap = std::make_shared<ProfileSnapshot>(snapshot);
+    if (snapshot.profile->sampleTypes.empty())
+        return std::shared_ptr<const ProfileSnapshot>(std::move(snap));
+    snap->sampleType = std::min(sampleType, snapshot.profile->sampleTypes.size() - 1);
+    auto tree = buildTree(*snap->profile, *snap->symbols, snap->sampleType, snap->path, progress, 0);
+    if (!tree)
+        return tree.error();
+    snap->tree = std::move(tree).value();
+    return std::shared_ptr<const ProfileSnapshot>(std::move(snap));
+}
+
+} // namespace symflame::ui
