@@ -1,0 +1,13 @@
+// CRC-32 (IEEE 802.3, reflected polynomial 0xEDB88320): the checksum .gnu_debuglink stores
+// for the whole separate debug file.
+#pragma once
+
+#include <cstdint>
+#include <span>
+
+namespace symflame::symbolize {
+
+/// Continues a CRC-32 over data; start with crc = 0. crc32(crc32(0, a), b) == crc32(0, a + b).
+uint32_t crc32(uint32_t crc, std::span<const uint8_t> data);
+
+} // namespace symflame::symbolize

@@ -1,0 +1,419 @@
+#include "symbolize/debuginfolocator.h"
+
+#include "model/profile.h"
+#include "symbolize/crc32.h"
+
+#include <cstdio>
+#include <filesystem>
+#include <system_error>
+
+#include <fcntl.h>
+#include <unistd.h>
+
+namespace symflame::symbolize {
+
+using model::ErrorCode;
+using model::makeError;
+using model::Result;
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string hex32(uint32_t v)
+{
+    char buf[16];
+    std::snprintf(buf, sizeof buf, "%08x", v);
+    return buf;
+}
+
+std::string dirName(const std::string& path)
+{
+    const auto slash = path.rfind('/');
+    if (slash == std::string::npos)
+        return ".";
+    if (slash == 0)
+        return "/";
+    return path.substr(0, slash);
+}
+
+std::string baseName(std::string_view path)
+{
+    const auto slash = path.rfind('/');
+    return std::string(slash == std::string_view::npos ? path : path.substr(slash + 1));
+}
+
+std::string joinPath(const std::string& a, const std::string& b)
+{
+    if (a.empty())
+        return b;
+    if (a.back() == '/')
+        return a + (b.starts_with('/') ? b.substr(1) : b);
+    return a + (b.starts_with('/') ? b : "/" + b);
+}
+
+bool hasElfMagicOnDisk(const std::string& path)
+{
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return false;
+    unsigned char magic[4] = {};
+    const ssize_t n = ::read(fd, magic, 4);
+    ::close(fd);
+    return n == 4 && ElfFile::hasElfMagic(magic);
+}
+
+bool sameFile(const ElfFile& a, const std::string& path)
+{
+    uint64_t dev = 0, ino = 0;
+    if (!fileIdentity(path, &dev, &ino))
+        return false;
+    return a.file()->inode() != 0 && dev == a.file()->device() && ino == a.file()->inode();
+}
+
+bool matchesBuildId(const ElfFile& elf, const std::string& wanted)
+{
+    return !wanted.empty() && (elf.buildId() == wanted || (!elf.goBuildId().empty() && elf.goBuildId() == wanted));
+}
+
+std::string describeBuildId(const ElfFile& elf)
+{
+    if (!elf.buildId().empty())
+        return elf.buildId();
+    if (!elf.goBuildId().empty())
+        return elf.goBuildId();
+    return "none";
+}
+
+} // namespace
+
+Result<PathMap> parsePathMap(std::string_view spec)
+{
+    const auto eq = spec.find('=');
+    if (eq == std::string_view::npos || eq == 0 || eq + 1 == spec.size())
+        return makeError(ErrorCode::Usage, "path map '" + std::string(spec) + "' is not of the form FROM=TO");
+    return PathMap { std::string(spec.substr(0, eq)), std::string(spec.substr(eq + 1)) };
+}
+
+std::string applyPathMap(const PathMap& map, std::string_view path)
+{
+    std::string_view from = map.from;
+    while (from.size() > 1 && from.back() == '/')
+        from.remove_suffix(1);
+    if (!path.starts_with(from))
+        return {};
+    const std::string_view rest = path.substr(from.size());
+    if (!rest.empty() && rest[0] != '/' && from != "/")
+        return {}; // "/usr/li" must not match "/usr/lib/x"
+    return joinPath(map.to, std::string(rest));
+}
+
+const char* locateStatusName(LocateStatus s)
+{
+    switch (s) {
+    case LocateStatus::Found:
+        return "found";
+    case LocateStatus::NotApplicable:
+        return "not applicable";
+    case LocateStatus::NotFound:
+        return "binary not found";
+    case LocateStatus::BuildIdMismatch:
+        return "build ID mismatch";
+    case LocateStatus::InvalidFile:
+        return "invalid file";
+    }
+    return "?";
+}
+
+const char* debugSourceName(DebugSource s)
+{
+    switch (s) {
+    case DebugSource::None:
+        return "none";
+    case DebugSource::Binary:
+        return "dwarf in binary";
+    case DebugSource::BuildIdDirectory:
+        return "build-id directory";
+    case DebugSource::SearchDirectory:
+        return "search directory";
+    case DebugSource::DebugLink:
+        return "debuglink";
+    case DebugSource::SymbolTable:
+        return "symbol table";
+    case DebugSource::DynamicSymbolTable:
+        return "dynamic symbol table";
+    }
+    return "?";
+}
+
+std::string LocateResult::summary() const
+{
+    switch (status) {
+    case LocateStatus::NotApplicable:
+        return "not applicable";
+    case LocateStatus::BuildIdMismatch:
+        return "build ID mismatch: " + mismatchPath + " has build ID " + mismatchBuildId + ", wanted " + wantedBuildId;
+    case LocateStatus::NotFound:
+    case LocateStatus::InvalidFile: {
+        std::string s = locateStatusName(status);
+        if (!tried.empty()) {
+            s += " (tried ";
+            for (size_t i = 0; i < tried.size(); ++i)
+                s += (i ? "; " : "") + tried[i];
+            s += ")";
+        }
+        return s;
+    }
+    case LocateStatus::Found:
+        break;
+    }
+    std::string s;
+    switch (source) {
+    case DebugSource::None:
+        s = "no debug info and no symbol table in " + binaryPath;
+        break;
+    case DebugSource::Binary:
+        s = "dwarf from " + binaryPath;
+        break;
+    case DebugSource::BuildIdDirectory:
+    case DebugSource::SearchDirectory:
+    case DebugSource::DebugLink:
+        s = "dwarf from " + dwarfPath + " (" + debugSourceName(source) + ")";
+        break;
+    case DebugSource::SymbolTable:
+    case DebugSource::DynamicSymbolTable:
+        s = std::string("names only from the ") + debugSourceName(source) + " of "
+            + (symbols ? symbols->path() : binaryPath);
+        break;
+    }
+    if (unverified)
+        s += ", unverified: no build ID to check " + binaryPath + " against";
+    return s;
+}
+
+DebugInfoLocator::DebugInfoLocator(LocatorOptions options)
+    : m_options(std::move(options))
+{
+    m_debugDirs = m_options.debugDirs;
+    if (m_options.useDefaultDebugDir)
+        m_debugDirs.push_back("/usr/lib/debug");
+}
+
+void DebugInfoLocator::buildIndex()
+{
+    m_byBuildId.clear();
+    m_byName.clear();
+    m_indexedFiles = 0;
+    for (const std::string& dir : m_options.searchDirs) {
+        std::error_code ec;
+        fs::recursive_directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec), end;
+        for (; !ec && it != end; it.increment(ec)) {
+            std::error_code fec;
+            if (!it->is_regular_file(fec))
+                continue;
+            const std::string path = it->path().string();
+            if (!hasElfMagicOnDisk(path))
+                continue;
+            auto elf = ElfFile::open(path);
+            if (!elf)
+                continue;
+            ++m_indexedFiles;
+            const ElfFile& e = **elf;
+            IndexedFile f { path, e.contents().debugOnly, e.contents().readableDwarf() };
+            if (!e.buildId().empty())
+                m_byBuildId[e.buildId()].push_back(f);
+            if (!e.goBuildId().empty())
+                m_byBuildId[e.goBuildId()].push_back(f);
+            if (!f.debugOnly)
+                m_byName[baseName(path)].push_back(path);
+        }
+    }
+}
+
+bool DebugInfoLocator::tryBinary(const std::string& path, LocateResult& r) const
+{
+    auto elf = ElfFile::open(path);
+    if (!elf) {
+        const model::Error& e = elf.error();
+        r.tried.push_back(path + ": " + (e.code == ErrorCode::NotFound ? std::string("not found") : e.message));
+        if (e.code != ErrorCode::NotFound && r.status == LocateStatus::NotFound)
+            r.status = LocateStatus::InvalidFile;
+        return false;
+    }
+    const ElfFilePtr& f = *elf;
+    if (!r.wantedBuildId.empty() && !matchesBuildId(*f, r.wantedBuildId)) {
+        r.tried.push_back(
+            path + ": build ID mismatch (wanted " + r.wantedBuildId + ", found " + describeBuildId(*f) + ")");
+        if (r.status != LocateStatus::BuildIdMismatch) {
+            r.status = LocateStatus::BuildIdMismatch;
+            r.mismatchPath = path;
+            r.mismatchBuildId = describeBuildId(*f);
+        }
+        return false;
+    }
+    if (f->contents().debugOnly) {
+        r.tried.push_back(path + ": a separate debug file, not the binary");
+        return false;
+    }
+    r.binary = f;
+    r.binaryPath = path;
+    r.unverified = r.wantedBuildId.empty();
+    r.status = LocateStatus::Found;
+    return true;
+}
+
+bool DebugInfoLocator::tryDebugFile(const std::string& path, const std::string& buildId, LocateResult& r) const
+{
+    auto elf = ElfFile::open(path);
+    if (!elf) {
+        const model::Error& e = elf.error();
+        r.tried.push_back(path + ": " + (e.code == ErrorCode::NotFound ? std::string("not found") : e.message));
+        return false;
+    }
+    const ElfFilePtr& f = *elf;
+    if (!matchesBuildId(*f, buildId)) {
+        r.tried.push_back(path + ": build ID mismatch (wanted " + buildId + ", found " + describeBuildId(*f) + ")");
+        return false;
+    }
+    if (!f->contents().readableDwarf()) {
+        r.tried.push_back(path
+            + (f->contents().debugInfo ? ": its debug sections are compressed in a form that cannot be read"
+                                       : ": no debug info in it"));
+        return false;
+    }
+    r.dwarf = f;
+    r.dwarfPath = path;
+    return true;
+}
+
+bool DebugInfoLocator::tryDebugLink(LocateResult& r, const std::string& buildId) const
+{
+    const auto& link = r.binary->debugLink();
+    const std::string dir = dirName(r.binaryPath);
+    std::vector<std::string> candidates { joinPath(dir, link->name), joinPath(joinPath(dir, ".debug"), link->name) };
+    std::error_code ec;
+    const std::string absDir = fs::absolute(dir, ec).lexically_normal().string();
+    for (const std::string& d : m_debugDirs)
+        candidates.push_back(joinPath(joinPath(d, ec ? dir : absDir), link->name));
+    for (const std::string& c : candidates) {
+        if (sameFile(*r.binary, c)) {
+            r.tried.push_back(c + ": debuglink points at the binary itself");
+            continue;
+        }
+        auto elf = ElfFile::open(c);
+        if (!elf) {
+            const model::Error& e = elf.error();
+            r.tried.push_back(c + ": " + (e.code == ErrorCode::NotFound ? std::string("not found") : e.message));
+            continue;
+        }
+        const ElfFilePtr& f = *elf;
+        const uint32_t crc = crc32(0, f->bytes());
+        if (crc != link->crc) {
+            r.tried.push_back(
+                c + ": CRC mismatch (debuglink wants " + hex32(link->crc) + ", file has " + hex32(crc) + ")");
+            continue;
+        }
+        if (!buildId.empty() && !f->buildId().empty() && !matchesBuildId(*f, buildId)) {
+            r.tried.push_back(c + ": build ID mismatch (wanted " + buildId + ", found " + describeBuildId(*f) + ")");
+            continue;
+        }
+        if (!f->contents().readableDwarf()) {
+            r.tried.push_back(c
+                + (f->contents().debugInfo ? ": its debug sections are compressed in a form that cannot be read"
+                                           : ": no debug info in it"));
+            continue;
+        }
+        r.dwarf = f;
+        r.dwarfPath = c;
+        return true;
+    }
+    return false;
+}
+
+LocateResult DebugInfoLocator::locate(std::string_view recordedPath, std::string_view buildIdIn) const
+{
+    LocateResult r;
+    r.recordedPath = std::string(recordedPath);
+    r.wantedBuildId = normalizeBuildId(buildIdIn);
+    if ((recordedPath.empty() && r.wantedBuildId.empty()) || model::isUnsymbolizableMappingName(recordedPath)) {
+        r.status = LocateStatus::NotApplicable;
+        return r;
+    }
+
+    // 1. The binary.
+    bool found = false;
+    if (!recordedPath.empty()) {
+        for (const PathMap& m : m_options.pathMaps) {
+            const std::string mapped = applyPathMap(m, recordedPath);
+            if (!mapped.empty() && (found = tryBinary(mapped, r)))
+                break;
+        }
+        if (!found)
+            found = tryBinary(r.recordedPath, r);
+    }
+    if (!found && !r.wantedBuildId.empty()) {
+        if (auto it = m_byBuildId.find(r.wantedBuildId); it != m_byBuildId.end())
+            for (const IndexedFile& f : it->second)
+                if (!f.debugOnly && (found = tryBinary(f.path, r)))
+                    break;
+        if (!found && !m_options.searchDirs.empty())
+            r.tried.push_back("search directories: no binary with build ID " + r.wantedBuildId);
+    }
+    if (!found && r.wantedBuildId.empty() && !recordedPath.empty()) {
+        if (auto it = m_byName.find(baseName(recordedPath)); it != m_byName.end())
+            for (const std::string& p : it->second)
+                if ((found = tryBinary(p, r)))
+                    break;
+    }
+    if (!found)
+        return r;
+
+    // 2. Debug info. Without a wanted build ID, the binary's own build ID still finds its
+    //    separate debug file.
+    const std::string buildId = !r.wantedBuildId.empty() ? r.wantedBuildId : r.binary->buildId();
+    if (r.binary->contents().readableDwarf()) {
+        r.source = DebugSource::Binary;
+        r.dwarf = r.binary;
+        r.dwarfPath = r.binaryPath;
+    } else if (r.binary->contents().debugInfo) {
+        r.tried.push_back(r.binaryPath + ": its debug sections are compressed as "
+            + sectionCompressionName(r.binary->contents().debugCompression) + ", which cannot be read");
+    }
+    if (!r.dwarf && buildId.size() > 2) {
+        for (const std::string& d : m_debugDirs) {
+            const std::string p = joinPath(d, ".build-id/" + buildId.substr(0, 2) + "/" + buildId.substr(2) + ".debug");
+            if (tryDebugFile(p, buildId, r)) {
+                r.source = DebugSource::BuildIdDirectory;
+                break;
+            }
+        }
+    }
+    if (!r.dwarf && !buildId.empty()) {
+        if (auto it = m_byBuildId.find(buildId); it != m_byBuildId.end())
+            for (const IndexedFile& f : it->second)
+                if (f.hasDwarf && f.path != r.binaryPath && tryDebugFile(f.path, buildId, r)) {
+                    r.source = DebugSource::SearchDirectory;
+                    break;
+                }
+    }
+    if (!r.dwarf && r.binary->debugLink() && tryDebugLink(r, buildId))
+        r.source = DebugSource::DebugLink;
+
+    // 3. The symbol table that names physical frames.
+    if (r.binary->contents().symtab) {
+        r.symbols = r.binary;
+        r.symbolKind = SymbolTable::Kind::Static;
+    } else if (r.dwarf && r.dwarf->contents().symtab) {
+        r.symbols = r.dwarf;
+        r.symbolKind = SymbolTable::Kind::Static;
+    } else if (r.binary->contents().dynsym) {
+        r.symbols = r.binary;
+        r.symbolKind = SymbolTable::Kind::Dynamic;
+    }
+    if (!r.dwarf && r.symbols)
+        r.source
+            = r.symbolKind == SymbolTable::Kind::Static ? DebugSource::SymbolTable : DebugSource::DynamicSymbolTable;
+    return r;
+}
+
+} // namespace symflame::symbolize

@@ -1,0 +1,121 @@
+// Finds, for a mapping's binary (recorded path + build ID), the local file to map addresses with
+// and the file to read debug info from, in the order GDB documents (symbolization.md §4):
+//   binary: path maps applied to the recorded path, the recorded path, search directories
+//           (indexed by build ID once); a file whose build ID differs is never used;
+//   debug:  DWARF in the binary; <debugdir>/.build-id/ab/cdef....debug for each debug directory
+//           (user ones first, then /usr/lib/debug); a debug file with that build ID in a search
+//           directory; .gnu_debuglink (binary's dir, its .debug/, <debugdir>/<binary's dir>/,
+//           CRC checked); else names only from a symbol table (.symtab of the binary, .symtab of a
+//           separate debug file, .dynsym of the binary).
+// Every candidate tried is recorded with its outcome, so the status says exactly what happened.
+#pragma once
+
+#include "model/result.h"
+#include "symbolize/elffile.h"
+#include "symbolize/symboltable.h"
+
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace symflame::symbolize {
+
+/// A prefix rewrite for paths recorded on another machine or in a container.
+struct PathMap {
+    std::string from; ///< recorded prefix
+    std::string to; ///< local prefix
+};
+/// Parses "FROM=TO" (both non-empty).
+model::Result<PathMap> parsePathMap(std::string_view spec);
+/// path with the first matching map applied (matching whole path components); empty if none
+/// matches.
+std::string applyPathMap(const PathMap& map, std::string_view path);
+
+struct LocatorOptions {
+    std::vector<std::string> debugDirs; ///< searched in this order, before the default
+    bool useDefaultDebugDir = true; ///< append /usr/lib/debug
+    std::vector<std::string> searchDirs; ///< scanned recursively once, indexed by build ID
+    std::vector<PathMap> pathMaps;
+};
+
+enum class LocateStatus : uint8_t {
+    Found, ///< a binary was found (debug info may still be missing: see source)
+    NotApplicable, ///< nothing to look for ([vdso], anonymous, no path and no build ID)
+    NotFound, ///< no candidate file exists
+    BuildIdMismatch, ///< files exist, but none has the wanted build ID
+    InvalidFile, ///< the file that exists is not a readable ELF file
+};
+const char* locateStatusName(LocateStatus s);
+
+/// Where names and lines come from.
+enum class DebugSource : uint8_t {
+    None, ///< nothing: no DWARF, no symbol table
+    Binary, ///< DWARF inside the binary
+    BuildIdDirectory, ///< <debugdir>/.build-id/xx/yyyy.debug
+    SearchDirectory, ///< a separate debug file with the build ID, found in a search directory
+    DebugLink, ///< .gnu_debuglink
+    SymbolTable, ///< names only, from .symtab
+    DynamicSymbolTable, ///< names only, from .dynsym
+};
+const char* debugSourceName(DebugSource s);
+
+struct LocateResult {
+    LocateStatus status = LocateStatus::NotFound;
+    std::string recordedPath;
+    std::string wantedBuildId; ///< normalized; empty when the mapping has none
+
+    ElfFilePtr binary; ///< the file addresses are mapped with
+    std::string binaryPath;
+    bool unverified = false; ///< used by path, without a build ID to check it against
+
+    std::string mismatchPath; ///< when status is BuildIdMismatch: the file rejected
+    std::string mismatchBuildId; ///< its build ID
+
+    DebugSource source = DebugSource::None;
+    ElfFilePtr dwarf; ///< file whose DWARF is read (the binary itself for Binary); null for none
+    std::string dwarfPath;
+    ElfFilePtr symbols; ///< file whose symbol table names the physical frames; null for none
+    SymbolTable::Kind symbolKind = SymbolTable::Kind::Static;
+
+    std::vector<std::string> tried; ///< "candidate: outcome", in the order tried
+
+    /// One line: the status and, for failures, the reason ("build ID mismatch: /p has build ID
+    /// X, wanted Y"), for successes the source ("dwarf from /usr/lib/debug/.build-id/...").
+    std::string summary() const;
+};
+
+class DebugInfoLocator {
+public:
+    explicit DebugInfoLocator(LocatorOptions options = {});
+
+    /// Scans the search directories once (recursively) and indexes their ELF files by build ID
+    /// and by file name. Call before locate() from several threads.
+    void buildIndex();
+    size_t indexedFileCount() const { return m_indexedFiles; }
+
+    /// Looks up the binary and its debug info. Thread-safe after buildIndex().
+    LocateResult locate(std::string_view recordedPath, std::string_view buildId) const;
+
+    const LocatorOptions& options() const { return m_options; }
+    /// The debug directories in search order (user ones, then the default when enabled).
+    const std::vector<std::string>& debugDirs() const { return m_debugDirs; }
+
+private:
+    struct IndexedFile {
+        std::string path;
+        bool debugOnly = false;
+        bool hasDwarf = false;
+    };
+    bool tryBinary(const std::string& path, LocateResult& r) const;
+    bool tryDebugFile(const std::string& path, const std::string& buildId, LocateResult& r) const;
+    bool tryDebugLink(LocateResult& r, const std::string& buildId) const;
+
+    LocatorOptions m_options;
+    std::vector<std::string> m_debugDirs;
+    std::unordered_map<std::string, std::vector<IndexedFile>> m_byBuildId;
+    std::unordered_map<std::string, std::vector<std::string>> m_byName;
+    size_t m_indexedFiles = 0;
+};
+
+} // namespace symflame::symbolize

@@ -1,0 +1,509 @@
+#include "symbolize/symbolizer.h"
+
+#include "symbolize/addressnormalizer.h"
+#include "symbolize/dwarfsymbolizer.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <thread>
+#include <unordered_map>
+
+namespace symflame::symbolize {
+
+using model::ErrorCode;
+using model::FrameStatus;
+using model::FunctionId;
+using model::LocationId;
+using model::makeError;
+using model::MappingId;
+using model::Profile;
+using model::Result;
+using model::StringId;
+
+std::string MappingReport::line() const
+{
+    std::string s = path.empty() ? std::string("(no path)") : path;
+    s += "  ";
+    s += buildId.empty() ? std::string("(no build ID)") : buildId;
+    s += "  ";
+    s += locateStatusName(status);
+    s += "  ";
+    s += error.empty() ? summary : error;
+    s += "  " + std::to_string(resolved) + "/" + std::to_string(locations);
+    return s;
+}
+
+namespace {
+
+constexpr uint32_t kNone = 0xffffffffu;
+
+struct Item {
+    uint32_t location;
+    uint32_t range; // index into Job::ranges
+    uint64_t address; // runtime address to look up (already adjusted for return addresses)
+};
+
+struct Job {
+    std::string path;
+    std::string buildId;
+    std::vector<uint32_t> mappings; // profile mapping indices
+    std::vector<MappingRange> ranges; // parallel to mappings
+    std::vector<Item> items;
+};
+
+struct JobResult {
+    LocateResult located;
+    std::string error;
+    SymbolizedAddresses answers;
+    std::vector<uint32_t> answerOf; // per item: index into answers, kNone if not looked up
+    size_t addresses = 0;
+    size_t dwarfWarnings = 0;
+    std::vector<std::string> warnings;
+};
+
+void runJob(const Job& job, const DebugInfoLocator& locator, const SymbolizeOptions& options,
+    const std::atomic<bool>& cancel, JobResult& r)
+{
+    r.located = locator.locate(job.path, job.buildId);
+    r.answerOf.assign(job.items.size(), kNone);
+    if (r.located.status != LocateStatus::Found)
+        return;
+    if (r.located.source == DebugSource::None)
+        return;
+    // Normalize every item's address with its mapping's normalizer.
+    std::vector<AddressNormalizer> normalizers;
+    normalizers.reserve(job.ranges.size());
+    for (const MappingRange& range : job.ranges) {
+        auto n = AddressNormalizer::create(*r.located.binary, range);
+        if (!n) {
+            r.error = n.error().toString();
+            return;
+        }
+        normalizers.push_back(std::move(*n));
+    }
+    std::vector<uint64_t> elfAddresses(job.items.size());
+    for (size_t i = 0; i < job.items.size(); ++i)
+        elfAddresses[i] = normalizers[job.items[i].range].toElfAddress(job.items[i].address);
+    std::vector<uint64_t> unique = elfAddresses;
+    std::sort(unique.begin(), unique.end());
+    unique.erase(std::unique(unique.begin(), unique.end()), unique.end());
+    r.addresses = unique.size();
+
+    ModuleFiles files { r.located.binary, r.located.dwarf, r.located.symbols, r.located.symbolKind };
+    DwarfSymbolizer::Options so;
+    so.demangle = options.demangle;
+    auto sym = DwarfSymbolizer::create(files, so);
+    if (!sym) {
+        r.error = sym.error().toString();
+        return;
+    }
+    if (model::Status st = (*sym)->symbolize(unique, r.answers, &cancel); !st) {
+        r.error = st.error().message;
+        return;
+    }
+    r.dwarfWarnings = (*sym)->warningCount();
+    r.warnings = (*sym)->warnings();
+    for (size_t i = 0; i < job.items.size(); ++i)
+        r.answerOf[i]
+            = static_cast<uint32_t>(std::lower_bound(unique.begin(), unique.end(), elfAddresses[i]) - unique.begin());
+}
+
+bool hasNamedLine(const Profile& p, const model::Location& loc)
+{
+    if (size_t(loc.linesBegin) + loc.lineCount > p.lines.size())
+        return false;
+    for (const model::Line& l : p.linesOf(loc))
+        if (l.function.valid() && l.function.index() < p.functions.size()
+            && !p.functions[l.function.index()].name.empty())
+            return true;
+    return false;
+}
+
+// Writes a job's answers into the profile (calling thread only).
+class Merger {
+public:
+    explicit Merger(Profile& p)
+        : m_p(p)
+    {
+        m_functionIndex.reserve(p.functions.size());
+        for (size_t i = 0; i < p.functions.size(); ++i) {
+            const model::Function& f = p.functions[i];
+            m_functionIndex.try_emplace(Key { f.name, f.systemName, f.file, f.startLine }, static_cast<uint32_t>(i));
+        }
+    }
+
+    bool merge(const Job& job, const JobResult& r, std::vector<MappingReport>& reports, std::string* error)
+    {
+        const SymbolizedAddresses& a = r.answers;
+        m_strings.assign(a.strings().size(), StringId());
+        m_stringDone.assign(a.strings().size(), false);
+        m_functions.assign(a.functions().size(), kNone);
+        std::vector<uint8_t> flags(job.mappings.size(), 0);
+        for (size_t i = 0; i < job.items.size(); ++i) {
+            const Item& item = job.items[i];
+            model::Location& loc = m_p.locations[item.location];
+            const uint32_t ai = r.answerOf[i];
+            bool named = false, anyFile = false;
+            if (ai != kNone) {
+                const auto frames = a.frames(ai);
+                for (const SymbolizedFrame& f : frames) {
+                    const SymbolizedFunction& fn = a.function(f.function);
+                    named = named || !fn.name.empty();
+                    anyFile = anyFile || !fn.file.empty();
+                }
+                if (named || anyFile) {
+                    if (m_p.lines.size() + frames.size() > 0xffffffffu) {
+                        *error = "profile has too many lines for 32-bit line indices";
+                        return false;
+                    }
+                    loc.linesBegin = static_cast<uint32_t>(m_p.lines.size());
+                    loc.lineCount = static_cast<uint32_t>(frames.size());
+                    uint8_t& fl = flags[item.range];
+                    for (const SymbolizedFrame& f : frames) {
+                        const SymbolizedFunction& fn = a.function(f.function);
+                        m_p.lines.push_back(model::Line { functionFor(a, f.function), f.line, f.column });
+                        if (!fn.name.empty())
+                            fl |= model::Mapping::HasFunctions;
+                        if (!fn.file.empty())
+                            fl |= model::Mapping::HasFilenames;
+                        if (f.line > 0)
+                            fl |= model::Mapping::HasLineNumbers;
+                    }
+                    if (frames.size() > 1)
+                        fl |= model::Mapping::HasInlineFrames;
+                }
+            }
+            if (named)
+                loc.status = FrameStatus::Symbolized;
+            else if (!hasNamedLine(m_p, loc))
+                loc.status = FrameStatus::BinaryOnly;
+        }
+        for (size_t m = 0; m < job.mappings.size(); ++m) {
+            m_p.mappings[job.mappings[m]].flags |= flags[m];
+            MappingReport& rep = reports[job.mappings[m]];
+            rep.status = r.located.status;
+            rep.source = r.located.source;
+            rep.unverified = r.located.unverified;
+            rep.binaryPath = r.located.binaryPath;
+            rep.debugPath = r.located.dwarfPath;
+            rep.summary = r.located.summary();
+            rep.error = r.error;
+            rep.tried = r.located.tried;
+            rep.dwarfWarnings = r.dwarfWarnings;
+            rep.warnings = r.warnings;
+        }
+        return true;
+    }
+
+private:
+    struct Key {
+        StringId name, systemName, file;
+        int64_t startLine;
+        bool operator==(const Key&) const = default;
+    };
+    struct KeyHash {
+        size_t operator()(const Key& k) const noexcept
+        {
+            uint64_t h = k.name.value;
+            h = h * 0x9e3779b97f4a7c15ull ^ k.systemName.value;
+            h = h * 0x9e3779b97f4a7c15ull ^ k.file.value;
+            h = h * 0x9e3779b97f4a7c15ull ^ static_cast<uint64_t>(k.startLine);
+            return static_cast<size_t>(h ^ (h >> 29));
+        }
+    };
+
+    StringId stringFor(const SymbolizedAddresses& a, StringId local)
+    {
+        if (!m_stringDone[local.index()]) {
+            m_strings[local.index()] = m_p.strings.intern(a.str(local));
+            m_stringDone[local.index()] = true;
+        }
+        return m_strings[local.index()];
+    }
+
+    FunctionId functionFor(const SymbolizedAddresses& a, uint32_t local)
+    {
+        if (m_functions[local] == kNone) {
+            const SymbolizedFunction& f = a.function(local);
+            const Key key { stringFor(a, f.name), stringFor(a, f.systemName), stringFor(a, f.file),
+                static_cast<int64_t>(f.startLine) };
+            auto [it, inserted] = m_functionIndex.try_emplace(key, static_cast<uint32_t>(m_p.functions.size()));
+            if (inserted) {
+                model::Function fn;
+                fn.name = key.name;
+                fn.systemName = key.systemName;
+                fn.file = key.file;
+                fn.startLine = key.startLine;
+                m_p.functions.push_back(fn);
+            }
+            m_functions[local] = it->second;
+        }
+        return FunctionId(m_functions[local]);
+    }
+
+    Profile& m_p;
+    std::unordered_map<Key, uint32_t, KeyHash> m_functionIndex;
+    std::vector<StringId> m_strings;
+    std::vector<bool> m_stringDone;
+    std::vector<uint32_t> m_functions;
+};
+
+std::string baseName(std::string_view p)
+{
+    const auto slash = p.rfind('/');
+    return std::string(slash == std::string_view::npos ? p : p.substr(slash + 1));
+}
+
+} // namespace
+
+Symbolizer::Symbolizer(SymbolizeOptions options)
+    : m_options(std::move(options))
+    , m_locator(m_options.locator)
+{
+}
+
+Result<SymbolizeReport> Symbolizer::run(Profile& p, model::Progress* progress)
+{
+    if (!m_indexed) {
+        if (progress && !m_options.locator.searchDirs.empty())
+            progress->setStage("indexing search directories");
+        m_locator.buildIndex();
+        m_indexed = true;
+    }
+    if (progress && progress->isCancelled())
+        return makeError(ErrorCode::Cancelled, "symbolization cancelled");
+    SymbolizeReport report;
+    report.mappings.resize(p.mappings.size());
+    for (size_t m = 0; m < p.mappings.size(); ++m) {
+        MappingReport& rep = report.mappings[m];
+        rep.mapping = MappingId(m);
+        rep.path = std::string(p.str(p.mappings[m].file));
+        rep.buildId = std::string(p.str(p.mappings[m].buildId));
+        const bool notApplicable
+            = (rep.path.empty() && rep.buildId.empty()) || model::isUnsymbolizableMappingName(rep.path);
+        if (notApplicable) {
+            rep.status = LocateStatus::NotApplicable;
+            rep.summary = rep.path.empty() ? "anonymous mapping" : "not applicable";
+        }
+    }
+
+    // Which locations to look up.
+    std::vector<uint8_t> wanted(p.locations.size(), 0);
+    for (size_t i = 0; i < p.locations.size(); ++i) {
+        model::Location& loc = p.locations[i];
+        if (!loc.mapping.valid() || loc.mapping.index() >= p.mappings.size())
+            continue;
+        const MappingReport& rep = report.mappings[loc.mapping.index()];
+        if (rep.status == LocateStatus::NotApplicable || loc.status == FrameStatus::NotApplicable) {
+            if (!hasNamedLine(p, loc))
+                loc.status = FrameStatus::NotApplicable;
+            continue;
+        }
+        // Locations with lines were symbolized before (by the producer or an earlier pass).
+        if (!m_options.resymbolize && loc.lineCount > 0)
+            continue;
+        wanted[i] = 1;
+    }
+
+    // Return addresses in non-leaf frames: which locations are used where.
+    std::vector<uint64_t> lookupAddress(p.locations.size());
+    for (size_t i = 0; i < p.locations.size(); ++i)
+        lookupAddress[i] = p.locations[i].address;
+    if (m_options.nonLeafAddressesAreReturnAddresses) {
+        enum : uint8_t { Leaf = 1, NonLeaf = 2 };
+        std::vector<uint8_t> use(p.locations.size(), 0);
+        for (size_t s = 0; s < p.stackCount(); ++s) {
+            const auto st = p.stack(model::StackId(s));
+            for (size_t k = 0; k < st.size(); ++k)
+                if (st[k].index() < use.size())
+                    use[st[k].index()] |= k == 0 ? Leaf : NonLeaf;
+        }
+        std::vector<uint32_t> twin(p.locations.size(), kNone);
+        const size_t original = p.locations.size();
+        for (size_t i = 0; i < original; ++i) {
+            if (!wanted[i] || !(use[i] & NonLeaf) || p.locations[i].address == 0)
+                continue;
+            if (use[i] & Leaf) {
+                twin[i] = static_cast<uint32_t>(p.locations.size());
+                model::Location copy = p.locations[i];
+                copy.sourceId = 0;
+                p.locations.push_back(copy);
+                wanted.push_back(1);
+                lookupAddress.push_back(copy.address - 1);
+                ++report.locationsSplit;
+            } else {
+                lookupAddress[i] = p.locations[i].address - 1;
+            }
+        }
+        if (report.locationsSplit > 0) {
+            for (size_t s = 0; s < p.stackCount(); ++s) {
+                const size_t b = p.stackBegin[s], e = p.stackBegin[s + 1];
+                for (size_t k = b + 1; k < e; ++k) {
+                    const LocationId l = p.stackLocations[k];
+                    if (l.index() < original && twin[l.index()] != kNone)
+                        p.stackLocations[k] = LocationId(twin[l.index()]);
+                }
+            }
+        }
+    }
+
+    // Jobs: one per binary (recorded path + build ID), holding copies of everything the worker
+    // needs, so that workers never read the profile while it is being written.
+    std::vector<Job> jobs;
+    {
+        std::unordered_map<uint64_t, uint32_t> jobOf; // (file, buildId) string ids -> job
+        std::vector<std::pair<uint32_t, uint32_t>> rangeOf(p.mappings.size(), { kNone, kNone }); // job, range
+        for (size_t i = 0; i < p.locations.size(); ++i) {
+            if (!wanted[i])
+                continue;
+            const size_t m = p.locations[i].mapping.index();
+            if (rangeOf[m].first == kNone) {
+                const model::Mapping& mp = p.mappings[m];
+                const uint64_t key = (uint64_t(mp.file.value) << 32) | mp.buildId.value;
+                auto [it, inserted] = jobOf.try_emplace(key, static_cast<uint32_t>(jobs.size()));
+                if (inserted) {
+                    Job j;
+                    j.path = std::string(p.str(mp.file));
+                    j.buildId = std::string(p.str(mp.buildId));
+                    jobs.push_back(std::move(j));
+                }
+                Job& j = jobs[it->second];
+                rangeOf[m] = { it->second, static_cast<uint32_t>(j.mappings.size()) };
+                j.mappings.push_back(static_cast<uint32_t>(m));
+                j.ranges.push_back(MappingRange { mp.start, mp.limit, mp.offset });
+            }
+            jobs[rangeOf[m].first].items.push_back(
+                Item { static_cast<uint32_t>(i), rangeOf[m].second, lookupAddress[i] });
+        }
+    }
+    uint64_t totalItems = 0;
+    for (const Job& j : jobs)
+        totalItems += j.items.size();
+
+    // Workers.
+    std::vector<JobResult> results(jobs.size());
+    std::atomic<size_t> next { 0 };
+    std::atomic<bool> cancel { false };
+    std::mutex mutex;
+    std::condition_variable cv;
+    std::deque<size_t> finished;
+    const auto worker = [&] {
+        for (;;) {
+            const size_t j = next.fetch_add(1);
+            if (j >= jobs.size())
+                return;
+            if (!cancel.load(std::memory_order_relaxed)) {
+                runJob(jobs[j], m_locator, m_options, cancel, results[j]);
+                // Let the mapped files go as soon as the answers exist.
+                results[j].located.binary.reset();
+                results[j].located.dwarf.reset();
+                results[j].located.symbols.reset();
+            }
+            {
+                std::lock_guard lock(mutex);
+                finished.push_back(j);
+            }
+            cv.notify_one();
+        }
+    };
+    unsigned nThreads = m_options.threads ? m_options.threads : std::max(1u, std::thread::hardware_concurrency());
+    nThreads = static_cast<unsigned>(std::min<size_t>(nThreads, jobs.size()));
+    std::vector<std::thread> threads;
+    for (unsigned t = 0; t < nThreads; ++t) {
+        try {
+            threads.emplace_back(worker);
+        } catch (...) {
+            break; // no more threads: the ones started (or this thread, below) do the work
+        }
+    }
+
+    Merger merger(p);
+    std::string mergeError;
+    size_t merged = 0;
+    uint64_t doneItems = 0;
+    if (progress) {
+        progress->setStage("symbolizing");
+        progress->setProgress(0, totalItems);
+    }
+    const auto mergeOne = [&](size_t j) {
+        ++merged;
+        if (cancel.load() || !mergeError.empty())
+            return;
+        if (!merger.merge(jobs[j], results[j], report.mappings, &mergeError))
+            cancel.store(true);
+        report.addressesLookedUp += results[j].addresses;
+        results[j] = JobResult(); // free the answers
+        doneItems += jobs[j].items.size();
+        if (progress) {
+            progress->setStage("symbolized " + baseName(jobs[j].path));
+            progress->setProgress(doneItems, totalItems);
+        }
+    };
+    if (threads.empty()) {
+        for (size_t j = 0; j < jobs.size(); ++j) {
+            if (progress && progress->isCancelled())
+                cancel.store(true);
+            if (!cancel.load())
+                runJob(jobs[j], m_locator, m_options, cancel, results[j]);
+            mergeOne(j);
+        }
+    } else {
+        while (merged < jobs.size()) {
+            std::deque<size_t> ready;
+            {
+                std::unique_lock lock(mutex);
+                cv.wait_for(lock, std::chrono::milliseconds(50), [&] { return !finished.empty(); });
+                ready.swap(finished);
+            }
+            if (progress && progress->isCancelled())
+                cancel.store(true);
+            for (size_t j : ready)
+                mergeOne(j);
+        }
+        for (std::thread& t : threads)
+            t.join();
+    }
+    if (!mergeError.empty())
+        return makeError(ErrorCode::TooLarge, mergeError);
+    if (cancel.load())
+        return makeError(ErrorCode::Cancelled, "symbolization cancelled");
+
+    // Counts per mapping, over all its locations.
+    for (const model::Location& loc : p.locations) {
+        if (!loc.mapping.valid() || loc.mapping.index() >= report.mappings.size())
+            continue;
+        MappingReport& rep = report.mappings[loc.mapping.index()];
+        ++rep.locations;
+        if (loc.status == FrameStatus::Symbolized)
+            ++rep.resolved;
+    }
+    for (const MappingReport& rep : report.mappings) {
+        report.locations += rep.locations;
+        report.resolved += rep.resolved;
+    }
+    // Mappings that were not looked up say why.
+    for (MappingReport& rep : report.mappings) {
+        if (!rep.summary.empty())
+            continue;
+        if (rep.locations == 0) {
+            rep.status = LocateStatus::NotApplicable;
+            rep.summary = "no locations";
+        } else {
+            rep.status = LocateStatus::Found;
+            rep.summary = "already symbolized";
+        }
+    }
+    return report;
+}
+
+Result<SymbolizeReport> symbolizeProfile(Profile& profile, const SymbolizeOptions& options, model::Progress* progress)
+{
+    Symbolizer s(options);
+    return s.run(profile, progress);
+}
+
+} // namespace symflame::symbolize
