@@ -29,6 +29,10 @@ struct Symbol {
 
 class SymbolTable {
 public:
+    /// Symbols of every location of the profile. A line's function is named by Function::name
+    /// (systemName when name is empty); lines without a usable name are left out of a chain
+    /// that has named lines, and a location with no named line at all is one unsymbolized
+    /// symbol keyed by (mapping, address).
     static SymbolTable build(const Profile& profile);
 
     size_t size() const { return m_symbols.size(); }
@@ -40,10 +44,17 @@ public:
     }
     /// Function name, or unsymbolizedName() for a location without one.
     const std::string& displayName(SymbolId id) const { return m_names[id.index()]; }
+    /// Position of the symbol when all symbols are sorted by display name (ties by id), so
+    /// that sorting by name needs no string comparison.
+    uint32_t nameRank(SymbolId id) const { return m_rank[id.index()]; }
+    /// The symbol at a position of that order (the inverse of nameRank).
+    SymbolId symbolAtRank(uint32_t rank) const { return m_byRank[rank]; }
 
 private:
     std::vector<Symbol> m_symbols;
     std::vector<std::string> m_names;
+    std::vector<uint32_t> m_rank;
+    std::vector<SymbolId> m_byRank;
     std::vector<uint32_t> m_frameBegin; // per location, into m_frames; size locations+1
     std::vector<SymbolId> m_frames;
 };
@@ -67,6 +78,10 @@ class CallTree {
 public:
     enum class Direction { TopDown, BottomUp };
 
+    /// Builds the tree of one sample type. Nodes are numbered breadth-first with children in
+    /// name order, so each node's children are consecutive ids and every depth is a consecutive
+    /// id range. When progress reports cancellation the result is a tree of the root alone with
+    /// total 0; callers check progress->isCancelled(). An out-of-range sampleType gives the same.
     static CallTree build(const Profile& profile, const SymbolTable& symbols, size_t sampleType,
                           Direction direction = Direction::TopDown, Progress* progress = nullptr);
 

@@ -13,8 +13,9 @@ struct TopEntry {
     int64_t cum = 0;  ///< value of samples with this symbol anywhere in the stack, once per sample
 };
 
-/// One entry per symbol that has a non-zero flat or cum, sorted as pprof sorts -top: by flat
-/// descending, then cum descending, then name.
+/// One entry per symbol that has a non-zero flat or cum, sorted as pprof sorts -top (its
+/// FlatNameOrder, checked against `go tool pprof -top`): by |flat| descending, then display
+/// name ascending, then |cum| descending.
 std::vector<TopEntry> topFunctions(const Profile& profile, const SymbolTable& symbols, size_t sampleType);
 
 } // namespace symflame::model

@@ -1,0 +1,318 @@
+// Tests of SymbolTable and CallTree: top-down and bottom-up trees from folded stacks, printed
+// and compared line by line; inline chains, unsymbolized locations, merging by name, the
+// breadth-first numbering and cancellation.
+#include "calltreetesthelpers.h"
+
+#include "model/calltree.h"
+#include "model/progress.h"
+
+#include <QObject>
+#include <QTest>
+
+using namespace symflame::model;
+using symflame::testing::inlineProfile;
+using symflame::testing::printTree;
+using symflame::testing::profileFromFolded;
+
+class TestCallTree : public QObject {
+    Q_OBJECT
+private slots:
+    void topDown_data();
+    void topDown();
+    void bottomUp_data();
+    void bottomUp();
+    void rootTotalIsSum();
+    void inlineChainTopDown();
+    void inlineChainBottomUp();
+    void sampleTypeSelection();
+    void mergesFunctionsByName();
+    void unsymbolizedLocations();
+    void breadthFirstNumbering();
+    void pathTo();
+    void cancelled();
+    void emptyProfile();
+};
+
+void TestCallTree::topDown_data()
+{
+    QTest::addColumn<QByteArray>("folded");
+    QTest::addColumn<QStringList>("expected");
+
+    QTest::addRow("siblings") << QByteArray("a;b 1\na;b 2\na;c 1\n") << QStringList { "a=4", " b=3", " c=1" };
+    QTest::addRow("children sorted by name") << QByteArray("main;zeta 1\nmain;alpha 2\nmain;mid 4\n")
+                                             << QStringList { "main=7", " alpha=2", " mid=4", " zeta=1" };
+    QTest::addRow("several roots") << QByteArray("b;x 1\na;x 2\n") << QStringList { "a=2", " x=2", "b=1", " x=1" };
+    QTest::addRow("self and children") << QByteArray("a 1\na;b 2\na;b;c 3\n")
+                                       << QStringList { "a=6/1", " b=5/2", "  c=3/3" };
+    QTest::addRow("recursion is a path") << QByteArray("a;a;a 1\na 2\n")
+                                         << QStringList { "a=3/2", " a=1/0", "  a=1/1" };
+    QTest::addRow("same function under different parents")
+        << QByteArray("main;a;c 1\nmain;b;c 2\n") << QStringList { "main=3", " a=1", "  c=1", " b=2", "  c=2" };
+    QTest::addRow("zero values leave no nodes") << QByteArray("a;b 0\na;c 1\nz 0\n") << QStringList { "a=1", " c=1" };
+    QTest::addRow("values of one stack cancel out") << QByteArray("a;b 3\na;b -3\na 1\n") << QStringList { "a=1/1" };
+    QTest::addRow("name with spaces") << QByteArray("main;std::vector<int>::push_back(int const&) 5\n")
+                                      << QStringList { "main=5", " std::vector<int>::push_back(int const&)=5" };
+}
+
+void TestCallTree::topDown()
+{
+    QFETCH(QByteArray, folded);
+    QFETCH(QStringList, expected);
+    bool ok = false;
+    const Profile p = profileFromFolded(folded, &ok);
+    QVERIFY(ok);
+    const SymbolTable symbols = SymbolTable::build(p);
+    const CallTree tree = CallTree::build(p, symbols, 0);
+    QCOMPARE(tree.direction(), CallTree::Direction::TopDown);
+    const bool withSelf = !expected.isEmpty() && expected.first().contains(QLatin1Char('/'));
+    QCOMPARE(printTree(tree, symbols, withSelf), expected);
+}
+
+void TestCallTree::bottomUp_data()
+{
+    QTest::addColumn<QByteArray>("folded");
+    QTest::addColumn<QStringList>("expected");
+
+    // Root's children are leaves; totals are the value of stacks ending with the path, self
+    // the part where the path is the whole stack.
+    QTest::addRow("callers of a leaf") << QByteArray("a;b;c 2\nx;b;c 1\na;b 4\n")
+                                       << QStringList { "b=4/0", " a=4/4", "c=3/0", " b=3/0", "  a=2/2", "  x=1/1" };
+    QTest::addRow("single frame stacks") << QByteArray("a 2\nb 1\n") << QStringList { "a=2/2", "b=1/1" };
+    QTest::addRow("recursion") << QByteArray("main;a;a 1\n") << QStringList { "a=1/0", " a=1/0", "  main=1/1" };
+    QTest::addRow("leaf and caller of itself") << QByteArray("main;f 1\nmain;f;g 2\n")
+                                               << QStringList { "f=1/0", " main=1/1", "g=2/0", " f=2/0", "  main=2/2" };
+}
+
+void TestCallTree::bottomUp()
+{
+    QFETCH(QByteArray, folded);
+    QFETCH(QStringList, expected);
+    bool ok = false;
+    const Profile p = profileFromFolded(folded, &ok);
+    QVERIFY(ok);
+    const SymbolTable symbols = SymbolTable::build(p);
+    const CallTree tree = CallTree::build(p, symbols, 0, CallTree::Direction::BottomUp);
+    QCOMPARE(tree.direction(), CallTree::Direction::BottomUp);
+    QCOMPARE(printTree(tree, symbols, true), expected);
+}
+
+void TestCallTree::rootTotalIsSum()
+{
+    const Profile p = profileFromFolded("a;b 5\nc 7\nd;e;f 11\nd 0\n");
+    const SymbolTable symbols = SymbolTable::build(p);
+    for (const auto dir : { CallTree::Direction::TopDown, CallTree::Direction::BottomUp }) {
+        const CallTree tree = CallTree::build(p, symbols, 0, dir);
+        QCOMPARE(tree.totalValue(), int64_t(23));
+        QCOMPARE(tree.totalValue(), p.totalValue(0));
+        QCOMPARE(tree.node(tree.root()).self, int64_t(0));
+        QVERIFY(!tree.node(tree.root()).symbol.valid());
+        QVERIFY(!tree.node(tree.root()).parent.valid());
+        // Each node's total is its self plus its children's totals.
+        for (size_t i = 0; i < tree.size(); ++i) {
+            const auto& n = tree.node(NodeId(i));
+            int64_t sum = n.self;
+            for (NodeId c : tree.children(NodeId(i)))
+                sum += tree.node(c).total;
+            QCOMPARE(n.total, sum);
+        }
+    }
+}
+
+void TestCallTree::inlineChainTopDown()
+{
+    const Profile p = inlineProfile();
+    const SymbolTable symbols = SymbolTable::build(p);
+    // The leaf location has two lines: inner (innermost) and outer (physical frame).
+    QCOMPARE(symbols.frames(LocationId(1u)).size(), size_t(2));
+    QCOMPARE(symbols.displayName(symbols.frames(LocationId(1u))[0]), std::string("inner"));
+    QCOMPARE(symbols.displayName(symbols.frames(LocationId(1u))[1]), std::string("outer"));
+    const CallTree tree = CallTree::build(p, symbols, 0);
+    QCOMPARE(printTree(tree, symbols, true), (QStringList { "main=4/1", " outer=3/0", "  inner=3/3" }));
+}
+
+void TestCallTree::inlineChainBottomUp()
+{
+    const Profile p = inlineProfile();
+    const SymbolTable symbols = SymbolTable::build(p);
+    const CallTree tree = CallTree::build(p, symbols, 0, CallTree::Direction::BottomUp);
+    QCOMPARE(printTree(tree, symbols, true), (QStringList { "inner=3/0", " outer=3/0", "  main=3/3", "main=1/1" }));
+}
+
+void TestCallTree::sampleTypeSelection()
+{
+    const Profile p = inlineProfile();
+    const SymbolTable symbols = SymbolTable::build(p);
+    const CallTree cpu = CallTree::build(p, symbols, 1);
+    QCOMPARE(printTree(cpu, symbols), (QStringList { "main=4000", " outer=3000", "  inner=3000" }));
+    // A sample type that does not exist gives the root alone.
+    const CallTree none = CallTree::build(p, symbols, 2);
+    QCOMPARE(none.size(), size_t(1));
+    QCOMPARE(none.totalValue(), int64_t(0));
+}
+
+void TestCallTree::mergesFunctionsByName()
+{
+    // Two functions named "work" (different files, as two static functions would be), in two
+    // locations: one symbol, as `go tool pprof -top` shows one "work" line.
+    Profile p;
+    p.sampleTypes.push_back({ p.strings.intern("samples"), p.strings.intern("count") });
+    for (const char* file : { "a.c", "b.c" }) {
+        Function f;
+        f.name = p.strings.intern("work");
+        f.file = p.strings.intern(file);
+        p.functions.push_back(f);
+    }
+    Function m;
+    m.name = p.strings.intern("main");
+    p.functions.push_back(m);
+    for (uint32_t i = 0; i < 3; ++i) {
+        Location l;
+        l.address = 0x1000 + i * 0x10;
+        l.linesBegin = uint32_t(p.lines.size());
+        l.lineCount = 1;
+        p.lines.push_back(Line { FunctionId(i), int64_t(i + 1), 0 });
+        p.locations.push_back(l);
+    }
+    const LocationId s1[] = { LocationId(0u), LocationId(2u) };
+    const LocationId s2[] = { LocationId(1u), LocationId(2u) };
+    const int64_t one = 1, two = 2;
+    p.addSample(p.internStack(s1), std::span(&one, 1));
+    p.addSample(p.internStack(s2), std::span(&two, 1));
+    p.updateFrameStatuses();
+
+    const SymbolTable symbols = SymbolTable::build(p);
+    QCOMPARE(symbols.size(), size_t(2));
+    QCOMPARE(symbols.frames(LocationId(0u))[0], symbols.frames(LocationId(1u))[0]);
+    const Symbol& work = symbols.symbol(symbols.frames(LocationId(0u))[0]);
+    QVERIFY(work.symbolized);
+    QCOMPARE(p.str(work.file), std::string_view("a.c")); // the first function seen
+    QCOMPARE(work.exemplar, LocationId(0u));
+    const CallTree tree = CallTree::build(p, symbols, 0);
+    QCOMPARE(printTree(tree, symbols), (QStringList { "main=3", " work=3" }));
+}
+
+void TestCallTree::unsymbolizedLocations()
+{
+    Profile p;
+    p.sampleTypes.push_back({ p.strings.intern("samples"), p.strings.intern("count") });
+    Mapping m;
+    m.start = 0x7f0000001000;
+    m.limit = 0x7f0000100000;
+    m.offset = 0x1000;
+    m.file = p.strings.intern("/usr/lib/libfoo.so");
+    p.mappings.push_back(m);
+    auto loc = [&](MappingId mapping, uint64_t address) {
+        Location l;
+        l.mapping = mapping;
+        l.address = address;
+        p.locations.push_back(l);
+        return LocationId(p.locations.size() - 1);
+    };
+    const LocationId a1 = loc(MappingId(0u), 0x7f0000001a2b);
+    const LocationId a2 = loc(MappingId(0u), 0x7f0000001a2b); // same mapping and address as a1
+    const LocationId b = loc(MappingId(0u), 0x7f0000002000);
+    const LocationId c = loc(MappingId(), 0x401000); // no mapping
+    const LocationId s1[] = { a1, c };
+    const LocationId s2[] = { a2, c };
+    const LocationId s3[] = { b, c };
+    const int64_t one = 1;
+    p.addSample(p.internStack(s1), std::span(&one, 1));
+    p.addSample(p.internStack(s2), std::span(&one, 1));
+    p.addSample(p.internStack(s3), std::span(&one, 1));
+    p.updateFrameStatuses();
+
+    const SymbolTable symbols = SymbolTable::build(p);
+    QCOMPARE(symbols.size(), size_t(3));
+    QCOMPARE(symbols.frames(a1)[0], symbols.frames(a2)[0]);
+    QVERIFY(symbols.frames(a1)[0] != symbols.frames(b)[0]);
+    const Symbol& sa = symbols.symbol(symbols.frames(a1)[0]);
+    QVERIFY(!sa.symbolized);
+    QVERIFY(sa.name.empty());
+    QCOMPARE(sa.mapping, MappingId(0u));
+    QCOMPARE(sa.address, uint64_t(0x7f0000001a2b));
+    QCOMPARE(symbols.displayName(symbols.frames(a1)[0]), std::string("libfoo.so+0x1a2b"));
+    QCOMPARE(symbols.displayName(symbols.frames(c)[0]), std::string("0x401000"));
+    const CallTree tree = CallTree::build(p, symbols, 0);
+    QCOMPARE(printTree(tree, symbols), (QStringList { "0x401000=3", " libfoo.so+0x1a2b=2", " libfoo.so+0x2000=1" }));
+}
+
+void TestCallTree::breadthFirstNumbering()
+{
+    const Profile p = profileFromFolded("m;b;y 1\nm;a;x 2\nm;a 1\nn;q;r;s 3\nm;c 1\n");
+    const SymbolTable symbols = SymbolTable::build(p);
+    const CallTree tree = CallTree::build(p, symbols, 0);
+    QCOMPARE(tree.size(), size_t(11)); // root m n a b c q x y r s
+    uint32_t prevDepth = 0;
+    for (size_t i = 0; i < tree.size(); ++i) {
+        const auto& n = tree.node(NodeId(i));
+        // Depths never decrease along the ids: each depth is one id range.
+        QVERIFY(n.depth >= prevDepth);
+        prevDepth = n.depth;
+        if (i > 0) {
+            QCOMPARE(n.depth, tree.node(n.parent).depth + 1);
+            QVERIFY(n.parent.index() < i);
+        }
+        const auto kids = tree.children(NodeId(i));
+        QCOMPARE(kids.size(), size_t(n.childCount));
+        for (size_t k = 0; k < kids.size(); ++k) {
+            QCOMPARE(kids[k].index(), size_t(n.childrenBegin + k)); // consecutive ids
+            QCOMPARE(tree.node(kids[k]).parent, NodeId(i));
+            if (k > 0)
+                QVERIFY(symbols.displayName(tree.node(kids[k - 1]).symbol)
+                    < symbols.displayName(tree.node(kids[k]).symbol));
+        }
+    }
+    QCOMPARE(prevDepth, uint32_t(4));
+}
+
+void TestCallTree::pathTo()
+{
+    const Profile p = profileFromFolded("a;b;c 1\na;d 1\n");
+    const SymbolTable symbols = SymbolTable::build(p);
+    const CallTree tree = CallTree::build(p, symbols, 0);
+    // Find the node of c by walking a -> b -> c.
+    NodeId cur = tree.root();
+    for (const char* name : { "a", "b", "c" }) {
+        NodeId next;
+        for (NodeId k : tree.children(cur))
+            if (symbols.displayName(tree.node(k).symbol) == name)
+                next = k;
+        QVERIFY2(next.valid(), name);
+        cur = next;
+    }
+    const auto path = tree.pathTo(cur);
+    QCOMPARE(path.size(), size_t(3));
+    QStringList names;
+    for (NodeId n : path)
+        names << QString::fromStdString(symbols.displayName(tree.node(n).symbol));
+    QCOMPARE(names, (QStringList { "a", "b", "c" }));
+    QVERIFY(tree.pathTo(tree.root()).empty());
+    QVERIFY(tree.pathTo(NodeId()).empty());
+}
+
+void TestCallTree::cancelled()
+{
+    const Profile p = profileFromFolded("a;b 1\nc 2\n");
+    const SymbolTable symbols = SymbolTable::build(p);
+    CancelFlag flag;
+    const CallTree full = CallTree::build(p, symbols, 0, CallTree::Direction::TopDown, &flag);
+    QCOMPARE(full.totalValue(), int64_t(3));
+    flag.cancel();
+    const CallTree tree = CallTree::build(p, symbols, 0, CallTree::Direction::TopDown, &flag);
+    QCOMPARE(tree.size(), size_t(1));
+    QCOMPARE(tree.totalValue(), int64_t(0));
+    QVERIFY(tree.children(tree.root()).empty());
+}
+
+void TestCallTree::emptyProfile()
+{
+    const Profile p = profileFromFolded("");
+    const SymbolTable symbols = SymbolTable::build(p);
+    QCOMPARE(symbols.size(), size_t(0));
+    const CallTree tree = CallTree::build(p, symbols, 0);
+    QCOMPARE(tree.size(), size_t(1));
+    QCOMPARE(tree.totalValue(), int64_t(0));
+}
+
+QTEST_GUILESS_MAIN(TestCallTree)
+#include "tst_calltree.moc"
