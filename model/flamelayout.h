@@ -21,7 +21,9 @@ struct FlameFrame {
 class FlameLayout {
 public:
     /// Lays out the subtree under root (which becomes row 0, full width). Sibling runs each
-    /// narrower than minWidth (value units) are merged into one frame, and not descended into.
+    /// narrower than minWidth (value units) are merged into one frame, and not descended into;
+    /// a lone narrow frame keeps its node but is not descended into either. Nodes with a total
+    /// of zero or less take no room and get no frame.
     static FlameLayout build(const CallTree& tree, NodeId root, int64_t minWidth = 0);
 
     NodeId root() const { return m_root; }

@@ -15,7 +15,9 @@ namespace symflame::model {
 std::string collapseStacks(const Profile& profile, const SymbolTable& symbols, size_t sampleType);
 
 /// Reads folded stacks into a profile with one sample type ("samples", "count"). Each frame
-/// becomes a function; a malformed line is an error naming its line number.
+/// becomes a function; a malformed line is an error naming its line number. The value is
+/// what follows the last space (or tab), so frames may contain spaces; trailing whitespace
+/// and blank lines are ignored.
 Result<Profile> readFolded(std::span<const uint8_t> data);
 
 } // namespace symflame::model
