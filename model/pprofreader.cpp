@@ -180,75 +180,6 @@ private:
     unsigned m_shift = 63;
 };
 
-/// Deduplicates stacks while appending them to a Profile's stack arrays: an open-addressing
-/// table of (hash, stack id) in one flat array. Profile::internStack gives the same result, but
-/// its node-based multimap (a heap node per stack, a modulo per probe) made reading a profile of
-/// a million distinct-ish samples about 50% slower in CPU time.
-class StackDeduper {
-public:
-    explicit StackDeduper(Profile& p)
-        : m_p(p)
-    {
-        rehash(1024);
-    }
-
-    StackId intern(std::span<const LocationId> locs)
-    {
-        uint64_t h = 0x243f6a8885a308d3ull ^ locs.size();
-        for (LocationId l : locs)
-            h = (h ^ l.value) * 0x9e3779b97f4a7c15ull;
-        h ^= h >> 33; // the multiplications only carry low bits upwards: mix the high ones down
-        h *= 0xff51afd7ed558ccdull;
-        h ^= h >> 33;
-        const auto h32 = static_cast<uint32_t>(h);
-        for (size_t slot = h32 & m_mask;; slot = (slot + 1) & m_mask) {
-            const Slot s = m_slots[slot];
-            if (s.idPlusOne == 0) {
-                const auto id = static_cast<uint32_t>(m_p.stackCount());
-                m_p.stackLocations.insert(m_p.stackLocations.end(), locs.begin(), locs.end());
-                m_p.stackBegin.push_back(static_cast<uint32_t>(m_p.stackLocations.size()));
-                m_slots[slot] = { h32, id + 1 };
-                if (++m_count * 2 > m_slots.size())
-                    rehash(m_slots.size() * 2);
-                return StackId(id);
-            }
-            if (s.hash == h32) {
-                const auto existing = m_p.stack(StackId(s.idPlusOne - 1));
-                static_assert(sizeof(LocationId) == sizeof(uint32_t));
-                if (existing.size() == locs.size()
-                    && std::memcmp(existing.data(), locs.data(), locs.size() * sizeof(LocationId)) == 0)
-                    return StackId(s.idPlusOne - 1);
-            }
-        }
-    }
-
-private:
-    struct Slot {
-        uint32_t hash = 0;
-        uint32_t idPlusOne = 0; // 0: empty
-    };
-
-    void rehash(size_t capacity)
-    {
-        std::vector<Slot> old = std::move(m_slots);
-        m_slots.assign(capacity, Slot {});
-        m_mask = capacity - 1;
-        for (const Slot& s : old) {
-            if (s.idPlusOne == 0)
-                continue;
-            size_t slot = s.hash & m_mask;
-            while (m_slots[slot].idPlusOne != 0)
-                slot = (slot + 1) & m_mask;
-            m_slots[slot] = s;
-        }
-    }
-
-    Profile& m_p;
-    std::vector<Slot> m_slots;
-    size_t m_mask = 0;
-    size_t m_count = 0;
-};
-
 /// Maps the encoded bytes of a packed location_id field to the stack they decoded to, so that a
 /// stack seen before costs a hash and a memcmp of its bytes instead of decoding every frame.
 /// Entries point into the input (which outlives the reading): nothing is copied.
@@ -838,7 +769,6 @@ private:
 
         std::vector<LocationId> stack(256);
         std::vector<Label> sampleLabels;
-        StackDeduper stacks(p);
         RawStackCache rawStacks(m_origin);
         Decoder top(m_data.subspan(m_samplesBegin, m_samplesEnd - m_samplesBegin), m_origin);
         Field f;
@@ -914,13 +844,13 @@ private:
                         return st;
                     if (p.stackLocations.size() + depth >= std::numeric_limits<uint32_t>::max())
                         return makeError(ErrorCode::TooLarge, "too many distinct stack frames (over 4 billion)");
-                    stackId = stacks.intern({ stack.data(), depth });
+                    stackId = p.internStack({ stack.data(), depth });
                     rawStacks.insert(packedIds, hash, stackId);
                 }
             } else {
                 if (p.stackLocations.size() + depth >= std::numeric_limits<uint32_t>::max())
                     return makeError(ErrorCode::TooLarge, "too many distinct stack frames (over 4 billion)");
-                stackId = stacks.intern({ stack.data(), depth });
+                stackId = p.internStack({ stack.data(), depth });
             }
             p.sampleStacks.push_back(stackId);
 

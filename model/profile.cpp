@@ -1,6 +1,7 @@
 #include "model/profile.h"
 
 #include <algorithm>
+#include <cstring>
 
 namespace symflame::model {
 
@@ -69,31 +70,9 @@ int64_t Profile::totalValue(size_t type) const
     return sum;
 }
 
-static size_t hashStack(std::span<const LocationId> locs)
-{
-    // FNV-1a over the ids; cheap and good enough for bucket choice.
-    uint64_t h = 1469598103934665603ull;
-    for (LocationId l : locs) {
-        h ^= l.value;
-        h *= 1099511628211ull;
-    }
-    return static_cast<size_t>(h ^ (h >> 29));
-}
-
 StackId Profile::internStack(std::span<const LocationId> locs)
 {
-    const size_t h = hashStack(locs);
-    auto [lo, hi] = m_stackIndex.equal_range(h);
-    for (auto it = lo; it != hi; ++it) {
-        const auto existing = stack(StackId(it->second));
-        if (std::equal(existing.begin(), existing.end(), locs.begin(), locs.end()))
-            return StackId(it->second);
-    }
-    const auto id = static_cast<uint32_t>(stackCount());
-    stackLocations.insert(stackLocations.end(), locs.begin(), locs.end());
-    stackBegin.push_back(static_cast<uint32_t>(stackLocations.size()));
-    m_stackIndex.emplace(h, id);
-    return StackId(id);
+    return m_stackIndex.intern(*this, locs);
 }
 
 void Profile::addSample(StackId stackId, std::span<const int64_t> vals)
@@ -104,7 +83,7 @@ void Profile::addSample(StackId stackId, std::span<const int64_t> vals)
 
 void Profile::finishBuilding()
 {
-    std::unordered_multimap<size_t, uint32_t>().swap(m_stackIndex);
+    m_stackIndex.clear();
 }
 
 bool isUnsymbolizableMappingName(std::string_view file)
@@ -131,6 +110,78 @@ void Profile::updateFrameStatuses()
         else
             loc.status = FrameStatus::BinaryOnly;
     }
+}
+
+void StackIndex::clear()
+{
+    std::vector<Slot>().swap(m_slots);
+    m_mask = 0;
+    m_count = 0;
+}
+
+void StackIndex::rehash(size_t capacity)
+{
+    std::vector<Slot> old = std::move(m_slots);
+    m_slots.assign(capacity, Slot {});
+    m_mask = capacity - 1;
+    for (const Slot& s : old) {
+        if (s.idPlusOne == 0)
+            continue;
+        size_t slot = s.hash & m_mask;
+        while (m_slots[slot].idPlusOne != 0)
+            slot = (slot + 1) & m_mask;
+        m_slots[slot] = s;
+    }
+}
+
+static uint32_t hashStack(std::span<const LocationId> locs)
+{
+    uint64_t h = 0x243f6a8885a308d3ull ^ locs.size();
+    for (LocationId l : locs)
+        h = (h ^ l.value) * 0x9e3779b97f4a7c15ull;
+    h ^= h >> 33; // the multiplications only carry low bits upwards: mix the high ones down
+    h *= 0xff51afd7ed558ccdull;
+    h ^= h >> 33;
+    return static_cast<uint32_t>(h);
+}
+
+void StackIndex::insert(uint32_t hash, uint32_t id)
+{
+    size_t slot = hash & m_mask;
+    while (m_slots[slot].idPlusOne != 0)
+        slot = (slot + 1) & m_mask;
+    m_slots[slot] = {hash, id + 1};
+    if (++m_count * 2 > m_slots.size())
+        rehash(m_slots.size() * 2);
+}
+
+StackId StackIndex::intern(Profile& p, std::span<const LocationId> locs)
+{
+    if (m_slots.empty()) {
+        rehash(1024);
+        // Stacks added before this index existed (or after clear()) are indexed first, so
+        // that equal stacks still get one id.
+        for (size_t i = 0; i < p.stackCount(); ++i)
+            insert(hashStack(p.stack(StackId(i))), static_cast<uint32_t>(i));
+    }
+    const uint32_t h32 = hashStack(locs);
+    for (size_t slot = h32 & m_mask;; slot = (slot + 1) & m_mask) {
+        const Slot s = m_slots[slot];
+        if (s.idPlusOne == 0)
+            break;
+        if (s.hash == h32) {
+            const auto existing = p.stack(StackId(s.idPlusOne - 1));
+            static_assert(sizeof(LocationId) == sizeof(uint32_t));
+            if (existing.size() == locs.size()
+                && std::memcmp(existing.data(), locs.data(), locs.size() * sizeof(LocationId)) == 0)
+                return StackId(s.idPlusOne - 1);
+        }
+    }
+    const auto id = static_cast<uint32_t>(p.stackCount());
+    p.stackLocations.insert(p.stackLocations.end(), locs.begin(), locs.end());
+    p.stackBegin.push_back(static_cast<uint32_t>(p.stackLocations.size()));
+    insert(h32, id);
+    return StackId(id);
 }
 
 } // namespace symflame::model

@@ -5,13 +5,13 @@
 #pragma once
 
 #include "model/ids.h"
+#include "model/stackindex.h"
 #include "model/stringtable.h"
 
 #include <cstdint>
 #include <span>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 namespace symflame::model {
@@ -179,7 +179,7 @@ public:
     void updateFrameStatuses();
 
 private:
-    std::unordered_multimap<size_t, uint32_t> m_stackIndex; // hash -> stack id
+    StackIndex m_stackIndex;
 };
 
 /// True for mappings that pprof's conventions call unsymbolizable: "[vdso]", "[vsyscall]",
