@@ -17,6 +17,8 @@ if [ -n "${DISPLAY:-}" ] || [ -n "${WAYLAND_DISPLAY:-}" ] || [ -n "${QT_QPA_PLAT
 fi
 
 OUT="$BUILD_DIR/demo-flamegraph.png"
+# Qt wants a private runtime directory; headless shells often have none.
+if [ -z "${XDG_RUNTIME_DIR:-}" ]; then export XDG_RUNTIME_DIR="$(mktemp -d)"; fi
 echo "demo: no display found (DISPLAY and WAYLAND_DISPLAY are unset)."
 echo "demo: rendering the demo's flame graph headless instead, with the window's painter."
 "$SYMFLAME" info "$DEMO"
