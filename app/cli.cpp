@@ -24,6 +24,8 @@ const char* usageText()
            "       symflame info FILE [--json]\n"
            "       symflame top FILE [-n N] [--sample-type T] [--json]\n"
            "       symflame collapse FILE [--sample-type T]\n"
+           "       symflame symbolize IN -o OUT [--debug-dir D]... [--search-path D]...\n"
+           "                [--path-map FROM=TO]... [--json-report]\n"
            "       symflame render FILE -o OUT.png [--width W] [--height H] [--sample-type T]\n"
            "       symflame --help | --version\n"
            "\n"
@@ -35,6 +37,9 @@ const char* usageText()
            "            locations are symbolized\n"
            "  top       the functions with the most flat value, as `go tool pprof -top` lists them\n"
            "  collapse  folded stacks, one \"root;caller;leaf value\" line per distinct stack\n"
+           "  symbolize names the native frames of IN from local binaries and debug files and\n"
+           "            writes the result to OUT (pprof; never IN); prints per mapping: path,\n"
+           "            build ID, status, debug info source, locations resolved/total\n"
            "  render    draws the flame graph to an image; needs no display\n"
            "\n"
            "Options:\n"
@@ -42,14 +47,21 @@ const char* usageText()
            "  -n N               how many functions top lists (default 20, 0 = all)\n"
            "  --sample-type T    a sample type name (\"cpu\", \"samples\", \"alloc_space\") or its\n"
            "                     index; default: the profile's default sample type\n"
-           "  -o, --output OUT   image file to write (render; PNG unless OUT ends in .jpg or .bmp)\n"
+           "  -o, --output OUT   image file to write (render; PNG unless OUT ends in .jpg or .bmp),\n"
+           "                     profile to write (symbolize)\n"
+           "  --debug-dir D      symbolize: look for <D>/.build-id/xx/yyyy.debug and debuglink\n"
+           "                     files under D before /usr/lib/debug (repeatable)\n"
+           "  --search-path D    symbolize: find binaries and debug files under D by build ID\n"
+           "                     (scanned recursively; repeatable)\n"
+           "  --path-map A=B     symbolize: read recorded paths under A from B (repeatable)\n"
+           "  --json-report      symbolize: print the per-mapping report as a JSON array\n"
            "  --width W          image width in pixels (render; default 1600)\n"
            "  --height H         image height in pixels (render; default: tall enough for all rows)\n"
            "  -h, --help         this text\n"
            "  --version          the version\n"
            "\n"
-           "Exit status: 0 success, 1 no display for the viewer, 2 unreadable or invalid input,\n"
-           "64 bad command line.\n";
+           "Exit status: 0 success, 1 no display for the viewer, 2 unreadable or invalid input\n"
+           "or unwritable output, 64 bad command line.\n";
 }
 
 bool isHeadlessCommand(std::string_view name)

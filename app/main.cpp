@@ -1,6 +1,7 @@
 // symflame: the viewer when run without a command, the headless tools with one.
 #include "app/cli.h"
 #include "app/cmdline.h"
+#include "app/symbolizecmd.h"
 
 #ifdef SYMFLAME_WITH_GUI
 #include "app/gui.h"
@@ -43,6 +44,8 @@ int main(int argc, char** argv)
     }
     if (isHeadlessCommand(first))
         return runHeadlessCommand(first, argc - 2, argv + 2);
+    if (first == "symbolize")
+        return runSymbolizeCommand(argc - 2, argv + 2);
     if (first == "render") {
 #ifdef SYMFLAME_WITH_GUI
         return runRender(argv[0], argc - 2, argv + 2);
