@@ -250,13 +250,12 @@ private slots:
                 line.constData());
         }
         QVERIFY(seen);
-        // gperftools lists every mapping of the process, the vDSO too: nothing to look for.
-        QByteArray vdso;
+        // Pseudo-mappings ([vdso], [vsyscall]) are reported as not applicable. Whether one is in
+        // the profile depends on whether a sample landed there in this run (pprof's conversion
+        // keeps only mappings that samples use); tst_symbolizer covers [vdso] deterministically.
         for (const QByteArray& line : report)
-            if (line.startsWith("[vdso]  "))
-                vdso = line;
-        QVERIFY(!vdso.isEmpty());
-        QVERIFY2(vdso.contains("  not applicable  "), vdso.constData());
+            if (line.startsWith('['))
+                QVERIFY2(line.contains("  not applicable  "), line.constData());
     }
 
     void jsonReport()
