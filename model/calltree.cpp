@@ -166,14 +166,7 @@ CallTree CallTree::build(
 
     // 1. Sum values per distinct stack.
     const size_t nStacks = profile.stackCount();
-    std::vector<int64_t> stackValue(nStacks, 0);
-    {
-        const size_t nSamples = profile.sampleCount();
-        const int64_t* v = profile.sampleValues.data() + sampleType;
-        const StackId* st = profile.sampleStacks.data();
-        for (size_t i = 0; i < nSamples; ++i, v += nTypes)
-            stackValue[st[i].index()] += *v;
-    }
+    const std::vector<int64_t> stackValue = profile.valuePerStack(sampleType);
 
     // 2. Each stack with a value as its sequence of symbol name ranks, in walk order (root
     // first for top-down, leaf first for bottom-up), back to back. Ranks of each location's

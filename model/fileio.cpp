@@ -128,16 +128,6 @@ int writeAll(int fd, std::span<const uint8_t> data)
     return 0;
 }
 
-std::string directoryOf(const std::string& path)
-{
-    const auto slash = path.rfind('/');
-    if (slash == std::string::npos)
-        return ".";
-    if (slash == 0)
-        return "/";
-    return path.substr(0, slash);
-}
-
 std::string baseNameOf(const std::string& path)
 {
     const auto slash = path.rfind('/');
@@ -243,6 +233,16 @@ bool isSameFile(const std::string& a, const std::string& b)
     if (::stat(a.c_str(), &sa) != 0 || ::stat(b.c_str(), &sb) != 0)
         return false;
     return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+std::string directoryOf(const std::string& path)
+{
+    const auto slash = path.rfind('/');
+    if (slash == std::string::npos)
+        return ".";
+    if (slash == 0)
+        return "/";
+    return path.substr(0, slash);
 }
 
 } // namespace symflame::model

@@ -17,6 +17,9 @@ Result<std::vector<uint8_t>> readWholeFile(const std::string& path, uint64_t max
 /// Writes data to path atomically: the file either keeps its old content or has the new one.
 Status writeFileAtomically(const std::string& path, std::span<const uint8_t> data);
 
+/// The directory part of path: "/a/b" -> "/a", "/a" -> "/", "a" -> ".".
+std::string directoryOf(const std::string& path);
+
 /// True when both paths exist and name the same file (same device and inode).
 bool isSameFile(const std::string& a, const std::string& b);
 

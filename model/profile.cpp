@@ -70,6 +70,18 @@ int64_t Profile::totalValue(size_t type) const
     return sum;
 }
 
+std::vector<int64_t> Profile::valuePerStack(size_t type) const
+{
+    std::vector<int64_t> perStack(stackCount(), 0);
+    const size_t n = sampleTypes.size();
+    if (type >= n)
+        return perStack;
+    const int64_t* v = sampleValues.data() + type;
+    for (size_t i = 0; i < sampleStacks.size(); ++i, v += n)
+        perStack[sampleStacks[i].index()] += *v;
+    return perStack;
+}
+
 StackId Profile::internStack(std::span<const LocationId> locs)
 {
     return m_stackIndex.intern(*this, locs);

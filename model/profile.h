@@ -166,6 +166,8 @@ public:
     int findSampleType(std::string_view type) const;
     /// Sum of every sample's value of the given type.
     int64_t totalValue(size_t type) const;
+    /// Per stack id, the sum of the values of the given type of the samples with that stack.
+    std::vector<int64_t> valuePerStack(size_t type) const;
 
     // --- building
     /// Adds a stack (leaf first), returning the id of an identical one if it exists.

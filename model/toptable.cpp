@@ -20,14 +20,7 @@ std::vector<TopEntry> topFunctions(const Profile& profile, const SymbolTable& sy
         return out;
 
     const size_t nStacks = profile.stackCount();
-    std::vector<int64_t> stackValue(nStacks, 0);
-    {
-        const size_t nSamples = profile.sampleCount();
-        const int64_t* v = profile.sampleValues.data() + sampleType;
-        const StackId* st = profile.sampleStacks.data();
-        for (size_t i = 0; i < nSamples; ++i, v += nTypes)
-            stackValue[st[i].index()] += *v;
-    }
+    const std::vector<int64_t> stackValue = profile.valuePerStack(sampleType);
 
     const size_t nSym = symbols.size();
     std::vector<int64_t> flat(nSym, 0), cum(nSym, 0);

@@ -1,5 +1,7 @@
 #include "symbolize/debuginfolocator.h"
 
+#include "model/fileio.h"
+#include "model/frameformat.h"
 #include "model/profile.h"
 #include "symbolize/crc32.h"
 
@@ -25,22 +27,6 @@ std::string hex32(uint32_t v)
     char buf[16];
     std::snprintf(buf, sizeof buf, "%08x", v);
     return buf;
-}
-
-std::string dirName(const std::string& path)
-{
-    const auto slash = path.rfind('/');
-    if (slash == std::string::npos)
-        return ".";
-    if (slash == 0)
-        return "/";
-    return path.substr(0, slash);
-}
-
-std::string baseName(std::string_view path)
-{
-    const auto slash = path.rfind('/');
-    return std::string(slash == std::string_view::npos ? path : path.substr(slash + 1));
 }
 
 std::string joinPath(const std::string& a, const std::string& b)
@@ -225,7 +211,7 @@ void DebugInfoLocator::buildIndex()
             if (!e.goBuildId().empty())
                 m_byBuildId[e.goBuildId()].push_back(f);
             if (!f.debugOnly)
-                m_byName[baseName(path)].push_back(path);
+                m_byName[std::string(model::baseName(path))].push_back(path);
         }
     }
 }
@@ -289,7 +275,7 @@ bool DebugInfoLocator::tryDebugFile(const std::string& path, const std::string& 
 bool DebugInfoLocator::tryDebugLink(LocateResult& r, const std::string& buildId) const
 {
     const auto& link = r.binary->debugLink();
-    const std::string dir = dirName(r.binaryPath);
+    const std::string dir = model::directoryOf(r.binaryPath);
     std::vector<std::string> candidates { joinPath(dir, link->name), joinPath(joinPath(dir, ".debug"), link->name) };
     std::error_code ec;
     const std::string absDir = fs::absolute(dir, ec).lexically_normal().string();
@@ -360,7 +346,7 @@ LocateResult DebugInfoLocator::locate(std::string_view recordedPath, std::string
             r.tried.push_back("search directories: no binary with build ID " + r.wantedBuildId);
     }
     if (!found && r.wantedBuildId.empty() && !recordedPath.empty()) {
-        if (auto it = m_byName.find(baseName(recordedPath)); it != m_byName.end())
+        if (auto it = m_byName.find(std::string(model::baseName(recordedPath))); it != m_byName.end())
             for (const std::string& p : it->second)
                 if ((found = tryBinary(p, r)))
                     break;

@@ -3,6 +3,8 @@
 #include "symbolize/addressnormalizer.h"
 #include "symbolize/dwarfsymbolizer.h"
 
+#include "model/frameformat.h"
+
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -252,12 +254,6 @@ private:
     std::vector<uint32_t> m_functions;
 };
 
-std::string baseName(std::string_view p)
-{
-    const auto slash = p.rfind('/');
-    return std::string(slash == std::string_view::npos ? p : p.substr(slash + 1));
-}
-
 } // namespace
 
 Symbolizer::Symbolizer(SymbolizeOptions options)
@@ -439,7 +435,7 @@ Result<SymbolizeReport> Symbolizer::run(Profile& p, model::Progress* progress)
         results[j] = JobResult(); // free the answers
         doneItems += jobs[j].items.size();
         if (progress) {
-            progress->setStage("symbolized " + baseName(jobs[j].path));
+            progress->setStage("symbolized " + std::string(model::baseName(jobs[j].path)));
             progress->setProgress(doneItems, totalItems);
         }
     };

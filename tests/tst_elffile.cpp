@@ -14,44 +14,18 @@
 #include <QProcess>
 #include <QTest>
 
+#include "symfixturehelpers.h"
+
 #include <cstring>
 #include <random>
 
 using namespace symflame;
 using namespace symflame::symbolize;
+using symtest::fixture;
+using symtest::missingTool;
+using symtest::run;
 
 namespace {
-
-QString fixture(const QString& name)
-{
-    return QStringLiteral(SYMFLAME_FIXTURE_DIR "/") + name;
-}
-
-/// Why a fixture can't exist on this machine (a compiler the build did not find), or "".
-QString missingTool(const QString& path)
-{
-    const QString name = path.section('/', -1);
-    if (name.startsWith("fs_") && !SYMFLAME_HAVE_CROSS)
-        return QStringLiteral("clang or ld.lld not found: no cross-compiled fixtures");
-    if (name == "cxx_clang" && !SYMFLAME_HAVE_CLANG)
-        return QStringLiteral("clang not found");
-    if (name == "rust_prog" && !SYMFLAME_HAVE_RUST)
-        return QStringLiteral("rustc not found");
-    if (name == "go_prog" && !SYMFLAME_HAVE_GO)
-        return QStringLiteral("go not found");
-    return {};
-}
-
-QByteArray run(const QString& program, const QStringList& args)
-{
-    QProcess p;
-    p.start(program, args);
-    if (!p.waitForFinished(120000) || p.exitStatus() != QProcess::NormalExit || p.exitCode() != 0) {
-        qWarning() << program << args << "failed:" << p.readAllStandardError();
-        return {};
-    }
-    return p.readAllStandardOutput();
-}
 
 std::vector<uint8_t> readBytes(const QString& path)
 {
@@ -151,7 +125,7 @@ void TestElfFile::againstReadobj()
         QSKIP(qPrintable(why));
     QVERIFY2(QFile::exists(file), qPrintable(file + " was not built"));
     const QByteArray json = run(QStringLiteral(SYMFLAME_LLVM_READOBJ),
-        { "--elf-output-style=JSON", "--file-headers", "--sections", "--program-headers", "--notes", file });
+        { "--elf-output-style=JSON", "--file-headers", "--sections", "--program-headers", "--notes", file }, {}, 120000);
     QVERIFY(!json.isEmpty());
     QJsonParseError perr;
     const QJsonDocument doc = QJsonDocument::fromJson(json, &perr);
@@ -301,7 +275,7 @@ void TestElfFile::goBuildId()
 {
     if (const QString why = missingTool(fixture("go_prog")); !why.isEmpty())
         QSKIP(qPrintable(why));
-    const QByteArray out = run(QStringLiteral(SYMFLAME_GO), { "tool", "buildid", fixture("go_prog") });
+    const QByteArray out = run(QStringLiteral(SYMFLAME_GO), { "tool", "buildid", fixture("go_prog") }, {}, 120000);
     QVERIFY(!out.trimmed().isEmpty());
     auto elf = ElfFile::open(fixture("go_prog").toStdString());
     QVERIFY(elf.ok());

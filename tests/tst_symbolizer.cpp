@@ -20,6 +20,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include "symfixturehelpers.h"
+
 #include <algorithm>
 #include <chrono>
 #include <map>
@@ -28,48 +30,15 @@
 
 using namespace symflame;
 using namespace symflame::symbolize;
+using symtest::fixture;
+using symtest::missingTool;
+using symtest::run;
 
 namespace {
-
-QString fixture(const QString& name)
-{
-    return QStringLiteral(SYMFLAME_FIXTURE_DIR "/") + name;
-}
-
-/// Why a fixture can't exist on this machine (a compiler the build did not find), or "".
-QString missingTool(const QString& path)
-{
-    const QString name = path.section('/', -1);
-    if (name.startsWith("fs_") && !SYMFLAME_HAVE_CROSS)
-        return QStringLiteral("clang or ld.lld not found: no cross-compiled fixtures");
-    if (name == "cxx_clang" && !SYMFLAME_HAVE_CLANG)
-        return QStringLiteral("clang not found");
-    if (name == "rust_prog" && !SYMFLAME_HAVE_RUST)
-        return QStringLiteral("rustc not found");
-    if (name == "go_prog" && !SYMFLAME_HAVE_GO)
-        return QStringLiteral("go not found");
-    return {};
-}
 
 std::string fixtureStd(const QString& name)
 {
     return fixture(name).toStdString();
-}
-
-QByteArray run(const QString& program, const QStringList& args, const QByteArray& input = {})
-{
-    QProcess p;
-    p.start(program, args);
-    if (!p.waitForStarted(30000))
-        return {};
-    if (!input.isEmpty())
-        p.write(input);
-    p.closeWriteChannel();
-    if (!p.waitForFinished(300000) || p.exitStatus() != QProcess::NormalExit || p.exitCode() != 0) {
-        qWarning() << program << args << "failed:" << p.readAllStandardError().left(2000);
-        return {};
-    }
-    return p.readAllStandardOutput();
 }
 
 struct OracleFrame {
