@@ -1,5 +1,7 @@
 #include "model/profile.h"
 
+#include "model/frameformat.h"
+
 #include <algorithm>
 #include <cstring>
 
@@ -100,8 +102,7 @@ void Profile::finishBuilding()
 
 bool isUnsymbolizableMappingName(std::string_view file)
 {
-    const auto slash = file.rfind('/');
-    const std::string_view base = slash == std::string_view::npos ? file : file.substr(slash + 1);
+    const std::string_view base = baseName(file);
     if (base.starts_with('['))
         return true;
     return base.starts_with("linux-vdso") || file.starts_with("/dev/dri/") || file.starts_with("//anon");
