@@ -33,6 +33,7 @@ PACKAGES=(
   xvfb xauth imagemagick
   debuginfod elfutils binutils dwz clang lld
   golang-go golang-github-google-pprof-dev google-perftools libgoogle-perftools-dev
+  nlohmann-json3-dev libc6-dbg
 )
 
 missing=()

@@ -124,6 +124,10 @@ const char* debugSourceName(DebugSource s)
         return "search directory";
     case DebugSource::DebugLink:
         return "debuglink";
+    case DebugSource::MiniDebugInfo:
+        return "minidebuginfo";
+    case DebugSource::GoPclntab:
+        return "gopclntab";
     case DebugSource::SymbolTable:
         return "symbol table";
     case DebugSource::DynamicSymbolTable:
@@ -165,6 +169,12 @@ std::string LocateResult::summary() const
     case DebugSource::SearchDirectory:
     case DebugSource::DebugLink:
         s = "dwarf from " + dwarfPath + " (" + debugSourceName(source) + ")";
+        break;
+    case DebugSource::MiniDebugInfo:
+        s = "names only from the .gnu_debugdata (minidebuginfo) of " + binaryPath;
+        break;
+    case DebugSource::GoPclntab:
+        s = "functions and lines from the gopclntab of " + binaryPath;
         break;
     case DebugSource::SymbolTable:
     case DebugSource::DynamicSymbolTable:

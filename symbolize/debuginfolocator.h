@@ -55,6 +55,8 @@ enum class DebugSource : uint8_t {
     BuildIdDirectory, ///< <debugdir>/.build-id/xx/yyyy.debug
     SearchDirectory, ///< a separate debug file with the build ID, found in a search directory
     DebugLink, ///< .gnu_debuglink
+    MiniDebugInfo, ///< .gnu_debugdata: an xz-compressed ELF with a symbol table (names only)
+    GoPclntab, ///< Go's function and line table (.gopclntab), for Go binaries without DWARF
     SymbolTable, ///< names only, from .symtab
     DynamicSymbolTable, ///< names only, from .dynsym
 };

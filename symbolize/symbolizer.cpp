@@ -1,7 +1,7 @@
 #include "symbolize/symbolizer.h"
 
 #include "symbolize/addressnormalizer.h"
-#include "symbolize/dwarfsymbolizer.h"
+#include "symbolize/modulesymbolizer.h"
 
 #include "model/frameformat.h"
 
@@ -74,8 +74,17 @@ void runJob(const Job& job, const DebugInfoLocator& locator, const SymbolizeOpti
     r.answerOf.assign(job.items.size(), kNone);
     if (r.located.status != LocateStatus::Found)
         return;
-    if (r.located.source == DebugSource::None)
+    ModuleOptions mo;
+    mo.demangle = options.demangle;
+    auto sym = openModuleSymbolizer(r.located, mo);
+    if (!sym) {
+        // With no source at all the locator's summary already says why; otherwise the files
+        // were found but could not be read.
+        if (r.located.source != DebugSource::None)
+            r.error = sym.error().toString();
         return;
+    }
+    r.located.source = (*sym)->source();
     // Normalize every item's address with its mapping's normalizer.
     std::vector<AddressNormalizer> normalizers;
     normalizers.reserve(job.ranges.size());
@@ -95,14 +104,6 @@ void runJob(const Job& job, const DebugInfoLocator& locator, const SymbolizeOpti
     unique.erase(std::unique(unique.begin(), unique.end()), unique.end());
     r.addresses = unique.size();
 
-    ModuleFiles files { r.located.binary, r.located.dwarf, r.located.symbols, r.located.symbolKind };
-    DwarfSymbolizer::Options so;
-    so.demangle = options.demangle;
-    auto sym = DwarfSymbolizer::create(files, so);
-    if (!sym) {
-        r.error = sym.error().toString();
-        return;
-    }
     if (model::Status st = (*sym)->symbolize(unique, r.answers, &cancel); !st) {
         r.error = st.error().message;
         return;
