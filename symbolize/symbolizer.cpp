@@ -1,16 +1,12 @@
 #include "symbolize/symbolizer.h"
 
 #include "symbolize/addressnormalizer.h"
-#include "symbolize/modulesymbolizer.h"
+#include "symbolize/parallellookup.h"
 
 #include "model/frameformat.h"
 
 #include <algorithm>
 #include <atomic>
-#include <chrono>
-#include <condition_variable>
-#include <deque>
-#include <mutex>
 #include <thread>
 #include <unordered_map>
 
@@ -60,31 +56,21 @@ struct Job {
 struct JobResult {
     LocateResult located;
     std::string error;
-    SymbolizedAddresses answers;
+    std::vector<uint64_t> unique; // the job's ELF addresses, sorted, without duplicates
+    SymbolizedAddresses answers; // parallel to unique
     std::vector<uint32_t> answerOf; // per item: index into answers, kNone if not looked up
-    size_t addresses = 0;
     size_t dwarfWarnings = 0;
     std::vector<std::string> warnings;
 };
 
-void runJob(const Job& job, const DebugInfoLocator& locator, const SymbolizeOptions& options,
-    const std::atomic<bool>& cancel, JobResult& r)
+// Locates the job's binary and normalizes its addresses; the lookup itself is done for all jobs
+// together by lookupModules.
+void prepareJob(const Job& job, const DebugInfoLocator& locator, JobResult& r)
 {
     r.located = locator.locate(job.path, job.buildId);
     r.answerOf.assign(job.items.size(), kNone);
     if (r.located.status != LocateStatus::Found)
         return;
-    ModuleOptions mo;
-    mo.demangle = options.demangle;
-    auto sym = openModuleSymbolizer(r.located, mo);
-    if (!sym) {
-        // With no source at all the locator's summary already says why; otherwise the files
-        // were found but could not be read.
-        if (r.located.source != DebugSource::None)
-            r.error = sym.error().toString();
-        return;
-    }
-    r.located.source = (*sym)->source();
     // Normalize every item's address with its mapping's normalizer.
     std::vector<AddressNormalizer> normalizers;
     normalizers.reserve(job.ranges.size());
@@ -99,20 +85,30 @@ void runJob(const Job& job, const DebugInfoLocator& locator, const SymbolizeOpti
     std::vector<uint64_t> elfAddresses(job.items.size());
     for (size_t i = 0; i < job.items.size(); ++i)
         elfAddresses[i] = normalizers[job.items[i].range].toElfAddress(job.items[i].address);
-    std::vector<uint64_t> unique = elfAddresses;
-    std::sort(unique.begin(), unique.end());
-    unique.erase(std::unique(unique.begin(), unique.end()), unique.end());
-    r.addresses = unique.size();
+    r.unique = elfAddresses;
+    std::sort(r.unique.begin(), r.unique.end());
+    r.unique.erase(std::unique(r.unique.begin(), r.unique.end()), r.unique.end());
+    for (size_t i = 0; i < job.items.size(); ++i)
+        r.answerOf[i] = static_cast<uint32_t>(
+            std::lower_bound(r.unique.begin(), r.unique.end(), elfAddresses[i]) - r.unique.begin());
+}
 
-    if (model::Status st = (*sym)->symbolize(unique, r.answers, &cancel); !st) {
-        r.error = st.error().message;
+// Takes a lookup's outcome into the job's result.
+void takeOutcome(LookupOutcome&& o, JobResult& r)
+{
+    if (!o.engine.empty())
+        r.located.source = o.source;
+    r.dwarfWarnings = o.warningCount;
+    r.warnings = std::move(o.warnings);
+    if (o.ok) {
+        r.answers = std::move(o.answers);
         return;
     }
-    r.dwarfWarnings = (*sym)->warningCount();
-    r.warnings = (*sym)->warnings();
-    for (size_t i = 0; i < job.items.size(); ++i)
-        r.answerOf[i]
-            = static_cast<uint32_t>(std::lower_bound(unique.begin(), unique.end(), elfAddresses[i]) - unique.begin());
+    // With no source at all the locator's summary already says why; otherwise the files were
+    // found but could not be read.
+    if (r.located.source != DebugSource::None || !o.engine.empty())
+        r.error = o.error;
+    std::fill(r.answerOf.begin(), r.answerOf.end(), kNone);
 }
 
 bool hasNamedLine(const Profile& p, const model::Location& loc)
@@ -381,93 +377,70 @@ Result<SymbolizeReport> Symbolizer::run(Profile& p, model::Progress* progress)
     for (const Job& j : jobs)
         totalItems += j.items.size();
 
-    // Workers.
-    std::vector<JobResult> results(jobs.size());
-    std::atomic<size_t> next { 0 };
-    std::atomic<bool> cancel { false };
-    std::mutex mutex;
-    std::condition_variable cv;
-    std::deque<size_t> finished;
-    const auto worker = [&] {
-        for (;;) {
-            const size_t j = next.fetch_add(1);
-            if (j >= jobs.size())
-                return;
-            if (!cancel.load(std::memory_order_relaxed)) {
-                runJob(jobs[j], m_locator, m_options, cancel, results[j]);
-                // Let the mapped files go as soon as the answers exist.
-                results[j].located.binary.reset();
-                results[j].located.dwarf.reset();
-                results[j].located.symbols.reset();
-            }
-            {
-                std::lock_guard lock(mutex);
-                finished.push_back(j);
-            }
-            cv.notify_one();
-        }
-    };
     unsigned nThreads = m_options.threads ? m_options.threads : std::max(1u, std::thread::hardware_concurrency());
-    nThreads = static_cast<unsigned>(std::min<size_t>(nThreads, jobs.size()));
-    std::vector<std::thread> threads;
-    for (unsigned t = 0; t < nThreads; ++t) {
-        try {
-            threads.emplace_back(worker);
-        } catch (...) {
-            break; // no more threads: the ones started (or this thread, below) do the work
-        }
-    }
-
-    Merger merger(p);
-    std::string mergeError;
-    size_t merged = 0;
-    uint64_t doneItems = 0;
     if (progress) {
-        progress->setStage("symbolizing");
+        progress->setStage("locating binaries");
         progress->setProgress(0, totalItems);
     }
-    const auto mergeOne = [&](size_t j) {
-        ++merged;
-        if (cancel.load() || !mergeError.empty())
-            return;
-        if (!merger.merge(jobs[j], results[j], report.mappings, &mergeError))
-            cancel.store(true);
-        report.addressesLookedUp += results[j].addresses;
-        results[j] = JobResult(); // free the answers
-        doneItems += jobs[j].items.size();
-        if (progress) {
-            progress->setStage("symbolized " + std::string(model::baseName(jobs[j].path)));
-            progress->setProgress(doneItems, totalItems);
-        }
-    };
-    if (threads.empty()) {
-        for (size_t j = 0; j < jobs.size(); ++j) {
-            if (progress && progress->isCancelled())
-                cancel.store(true);
-            if (!cancel.load())
-                runJob(jobs[j], m_locator, m_options, cancel, results[j]);
-            mergeOne(j);
-        }
-    } else {
-        while (merged < jobs.size()) {
-            std::deque<size_t> ready;
-            {
-                std::unique_lock lock(mutex);
-                cv.wait_for(lock, std::chrono::milliseconds(50), [&] { return !finished.empty(); });
-                ready.swap(finished);
+
+    // 1. Locate and normalize, a job per worker (file I/O and ELF headers: cheap but parallel).
+    std::vector<JobResult> results(jobs.size());
+    {
+        std::atomic<size_t> next { 0 };
+        const auto worker = [&] {
+            for (size_t j; (j = next.fetch_add(1)) < jobs.size();)
+                prepareJob(jobs[j], m_locator, results[j]);
+        };
+        std::vector<std::thread> threads;
+        for (unsigned t = 1; t < std::min<size_t>(nThreads, jobs.size()); ++t) {
+            try {
+                threads.emplace_back(worker);
+            } catch (...) {
+                break; // the ones started and this thread do the work
             }
-            if (progress && progress->isCancelled())
-                cancel.store(true);
-            for (size_t j : ready)
-                mergeOne(j);
         }
+        worker();
         for (std::thread& t : threads)
             t.join();
     }
+    if (progress && progress->isCancelled())
+        return makeError(ErrorCode::Cancelled, "symbolization cancelled");
+
+    // 2. Look up every located job's addresses on the pool; a huge binary is sharded.
+    {
+        std::vector<LookupModule> modules;
+        std::vector<size_t> jobOfModule;
+        for (size_t j = 0; j < jobs.size(); ++j) {
+            if (results[j].located.status != LocateStatus::Found || !results[j].error.empty())
+                continue;
+            modules.push_back(LookupModule { &results[j].located, results[j].unique });
+            jobOfModule.push_back(j);
+        }
+        LookupOptions lo;
+        lo.module.demangle = m_options.demangle;
+        lo.threads = nThreads;
+        if (progress)
+            progress->setStage("symbolizing");
+        auto outcomes = lookupModules(modules, lo, progress);
+        if (!outcomes)
+            return outcomes.error();
+        for (size_t k = 0; k < modules.size(); ++k)
+            takeOutcome(std::move((*outcomes)[k]), results[jobOfModule[k]]);
+    }
+
+    // 3. Write the answers into the profile.
+    Merger merger(p);
+    std::string mergeError;
+    for (size_t j = 0; j < jobs.size() && mergeError.empty(); ++j) {
+        results[j].located.binary.reset(); // let the mapped files go
+        results[j].located.dwarf.reset();
+        results[j].located.symbols.reset();
+        merger.merge(jobs[j], results[j], report.mappings, &mergeError);
+        report.addressesLookedUp += results[j].answers.size();
+        results[j] = JobResult(); // free the answers
+    }
     if (!mergeError.empty())
         return makeError(ErrorCode::TooLarge, mergeError);
-    if (cancel.load())
-        return makeError(ErrorCode::Cancelled, "symbolization cancelled");
 
     // Counts per mapping, over all its locations.
     for (const model::Location& loc : p.locations) {
