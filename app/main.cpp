@@ -1,6 +1,7 @@
 // symflame: the viewer when run without a command, the headless tools with one.
 #include "app/cli.h"
 #include "app/cmdline.h"
+#include "app/debuginfocmd.h"
 #include "app/symbolizecmd.h"
 
 #ifdef SYMFLAME_WITH_GUI
@@ -46,6 +47,8 @@ int main(int argc, char** argv)
         return runHeadlessCommand(first, argc - 2, argv + 2);
     if (first == "symbolize")
         return runSymbolizeCommand(argc - 2, argv + 2);
+    if (first == "debuginfo")
+        return runDebuginfoCommand(argc - 2, argv + 2);
     if (first == "render") {
 #ifdef SYMFLAME_WITH_GUI
         return runRender(argv[0], argc - 2, argv + 2);

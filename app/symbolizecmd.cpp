@@ -3,14 +3,17 @@
 
 #include "app/cli.h"
 #include "app/cmdline.h"
+#include "app/debuginfodargs.h"
 #include "app/output.h"
 #include "model/profileio.h"
 #include "symbolize/symbolizer.h"
 
 #include <cstdio>
 #include <filesystem>
+#include <iterator>
 #include <span>
 #include <string>
+#include <vector>
 
 namespace symflame::app {
 
@@ -51,6 +54,8 @@ void printJsonReport(const model::Profile& profile, const symbolize::SymbolizeRe
         out.jsonString(m.summary);
         out << ",\"error\":";
         out.jsonString(m.error);
+        out << ",\"debuginfod\":";
+        out.jsonString(m.debuginfod);
         out << ",\"locations\":" << m.locations << ",\"resolved\":" << m.resolved << ",\"tried\":[";
         for (size_t i = 0; i < m.tried.size(); ++i) {
             if (i)
@@ -73,7 +78,7 @@ bool sameExistingFile(const std::string& a, const std::string& b)
 
 int runSymbolizeCommand(int argc, char** argv)
 {
-    static constexpr OptionSpec kSpecs[] = {
+    std::vector<OptionSpec> specs = {
         { "output", 'o', true },
         { "debug-dir", 0, true },
         { "search-path", 0, true },
@@ -81,8 +86,9 @@ int runSymbolizeCommand(int argc, char** argv)
         { "json-report", 0, false },
         { "help", 'h', false },
     };
+    specs.insert(specs.end(), std::begin(kDebuginfodOptionSpecs), std::end(kDebuginfodOptionSpecs));
     std::string error;
-    const auto args = parseArgs(std::span<char* const>(argv, static_cast<size_t>(argc)), kSpecs, &error);
+    const auto args = parseArgs(std::span<char* const>(argv, static_cast<size_t>(argc)), specs, &error);
     if (!args)
         return usageError("symbolize: " + error);
     if (args->has("help")) {
@@ -99,6 +105,10 @@ int runSymbolizeCommand(int argc, char** argv)
         return usageError("symbolize: missing -o OUT");
 
     symbolize::SymbolizeOptions options;
+    auto debuginfod = debuginfodOptionsFrom(*args, &error);
+    if (!debuginfod)
+        return usageError("symbolize: " + error);
+    options.debuginfod = std::move(*debuginfod);
     for (const auto& [name, value] : args->options) {
         if (name == "debug-dir") {
             options.locator.debugDirs.push_back(value);
@@ -130,7 +140,10 @@ int runSymbolizeCommand(int argc, char** argv)
     }
     model::Profile profile = std::move(loaded).value();
 
-    auto report = symbolize::symbolizeProfile(profile, options);
+    auto report = [&] {
+        StderrProgress progress("symbolize"); // its line is cleared before the report prints
+        return symbolize::symbolizeProfile(profile, options, &progress);
+    }();
     if (!report)
         return inputError(inPath, report.error().message);
 

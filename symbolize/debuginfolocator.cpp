@@ -128,6 +128,8 @@ const char* debugSourceName(DebugSource s)
         return "minidebuginfo";
     case DebugSource::GoPclntab:
         return "gopclntab";
+    case DebugSource::Debuginfod:
+        return "debuginfod";
     case DebugSource::SymbolTable:
         return "symbol table";
     case DebugSource::DynamicSymbolTable:
@@ -168,6 +170,7 @@ std::string LocateResult::summary() const
     case DebugSource::BuildIdDirectory:
     case DebugSource::SearchDirectory:
     case DebugSource::DebugLink:
+    case DebugSource::Debuginfod:
         s = "dwarf from " + dwarfPath + " (" + debugSourceName(source) + ")";
         break;
     case DebugSource::MiniDebugInfo:

@@ -57,6 +57,7 @@ enum class DebugSource : uint8_t {
     DebugLink, ///< .gnu_debuglink
     MiniDebugInfo, ///< .gnu_debugdata: an xz-compressed ELF with a symbol table (names only)
     GoPclntab, ///< Go's function and line table (.gopclntab), for Go binaries without DWARF
+    Debuginfod, ///< a debug file downloaded from a debuginfod server (or its client cache)
     SymbolTable, ///< names only, from .symtab
     DynamicSymbolTable, ///< names only, from .dynsym
 };

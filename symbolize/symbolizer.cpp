@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <mutex>
+#include <chrono>
 #include <thread>
 #include <unordered_map>
 
@@ -31,6 +33,8 @@ std::string MappingReport::line() const
     s += locateStatusName(status);
     s += "  ";
     s += error.empty() ? summary : error;
+    if (!debuginfod.empty())
+        s += " [" + debuginfod + "]";
     s += "  " + std::to_string(resolved) + "/" + std::to_string(locations);
     return s;
 }
@@ -48,6 +52,7 @@ struct Item {
 struct Job {
     std::string path;
     std::string buildId;
+    uint64_t weight = 0; // samples whose stacks hold one of the job's locations (download order)
     std::vector<uint32_t> mappings; // profile mapping indices
     std::vector<MappingRange> ranges; // parallel to mappings
     std::vector<Item> items;
@@ -56,6 +61,7 @@ struct Job {
 struct JobResult {
     LocateResult located;
     std::string error;
+    std::string debuginfod; // what the servers answered
     std::vector<uint64_t> unique; // the job's ELF addresses, sorted, without duplicates
     SymbolizedAddresses answers; // parallel to unique
     std::vector<uint32_t> answerOf; // per item: index into answers, kNone if not looked up
@@ -63,11 +69,169 @@ struct JobResult {
     std::vector<std::string> warnings;
 };
 
-// Locates the job's binary and normalizes its addresses; the lookup itself is done for all jobs
-// together by lookupModules.
-void prepareJob(const Job& job, const DebugInfoLocator& locator, JobResult& r)
+// Runs fn(i) for i in [0, count) on up to threads threads (the calling thread included).
+template<typename Fn>
+void parallelFor(size_t count, unsigned threads, Fn fn)
 {
-    r.located = locator.locate(job.path, job.buildId);
+    std::atomic<size_t> next { 0 };
+    const auto worker = [&] {
+        for (size_t i; (i = next.fetch_add(1)) < count;)
+            fn(i);
+    };
+    std::vector<std::thread> pool;
+    for (unsigned t = 1; t < std::min<size_t>(threads, count); ++t) {
+        try {
+            pool.emplace_back(worker);
+        } catch (...) {
+            break; // the ones started and this thread do the work
+        }
+    }
+    worker();
+    for (std::thread& t : pool)
+        t.join();
+}
+
+// Whether a located binary lacks the DWARF a server may have.
+bool wantsDebuginfo(const LocateResult& r)
+{
+    if (r.status != LocateStatus::Found)
+        return false;
+    switch (r.source) {
+    case DebugSource::None:
+    case DebugSource::SymbolTable:
+    case DebugSource::DynamicSymbolTable:
+    case DebugSource::MiniDebugInfo:
+    case DebugSource::GoPclntab:
+        return true;
+    default:
+        return false;
+    }
+}
+
+// Asks the servers for what the local search did not find: the executable when no local file
+// with the build ID exists, then the debuginfo when the binary has no DWARF. Every file used is
+// verified by DebuginfodClient (ELF, the build ID asked for).
+void fetchForJob(const Job& job, const DebugInfoLocator& locator, DebuginfodClient& client,
+    const std::atomic<bool>& cancel, JobResult& r)
+{
+    const auto note = [&](FetchKind kind, const FetchResult& f) {
+        r.debuginfod += (r.debuginfod.empty() ? "" : "; ") + std::string(fetchKindName(kind)) + " " + f.summary();
+    };
+    if (r.located.status == LocateStatus::NotFound || r.located.status == LocateStatus::BuildIdMismatch
+        || r.located.status == LocateStatus::InvalidFile) {
+        const FetchResult f = client.fetch(job.buildId, FetchKind::Executable, &cancel);
+        note(FetchKind::Executable, f);
+        if (f.status != FetchStatus::Found)
+            return;
+        LocateResult fetched = locator.locate(f.path, job.buildId);
+        if (fetched.status != LocateStatus::Found)
+            return;
+        fetched.recordedPath = r.located.recordedPath;
+        fetched.tried.insert(fetched.tried.begin(), r.located.tried.begin(), r.located.tried.end());
+        r.located = std::move(fetched);
+    }
+    if (!wantsDebuginfo(r.located) || cancel.load())
+        return;
+    const FetchResult f = client.fetch(job.buildId, FetchKind::Debuginfo, &cancel);
+    note(FetchKind::Debuginfo, f);
+    if (f.status != FetchStatus::Found)
+        return;
+    auto elf = ElfFile::open(f.path);
+    if (!elf || !(*elf)->contents().readableDwarf()) {
+        r.debuginfod += elf ? " (it holds no DWARF)" : " (" + elf.error().message + ")";
+        return;
+    }
+    r.located.dwarf = *elf;
+    r.located.dwarfPath = f.path;
+    r.located.source = DebugSource::Debuginfod;
+    if (!r.located.symbols || r.located.symbolKind == SymbolTable::Kind::Dynamic) {
+        if ((*elf)->contents().symtab) {
+            r.located.symbols = *elf;
+            r.located.symbolKind = SymbolTable::Kind::Static;
+        }
+    }
+}
+
+// Step 2 of the pass: the jobs that need a server, hottest first, fetched by
+// options.parallelDownloads workers with a client each; this thread serves progress and cancel.
+model::Status fetchMissing(const std::vector<Job>& jobs, std::vector<JobResult>& results,
+    const DebugInfoLocator& locator, const DebuginfodOptions& options, model::Progress* progress, uint64_t& downloads)
+{
+    std::vector<size_t> order;
+    for (size_t j = 0; j < jobs.size(); ++j) {
+        const LocateResult& r = results[j].located;
+        const bool missing = r.status == LocateStatus::NotFound || r.status == LocateStatus::BuildIdMismatch
+            || r.status == LocateStatus::InvalidFile;
+        if (!jobs[j].buildId.empty() && (missing || wantsDebuginfo(r)))
+            order.push_back(j);
+    }
+    if (order.empty())
+        return model::Status::success();
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return jobs[a].weight > jobs[b].weight; });
+    applyDebuginfodEnvironment(options);
+
+    std::atomic<size_t> next { 0 }, done { 0 };
+    std::atomic<bool> cancel { false };
+    std::atomic<unsigned> running { 0 };
+    std::mutex mutex;
+    std::string current; // a binary being fetched now, for the progress line
+    const auto worker = [&] {
+        auto client = DebuginfodClient::create();
+        for (size_t k; (k = next.fetch_add(1)) < order.size();) {
+            const size_t j = order[k];
+            if (!client) {
+                results[j].debuginfod = client.error().message;
+            } else if (!cancel.load()) {
+                {
+                    std::lock_guard lock(mutex);
+                    current = std::string(model::baseName(jobs[j].path.empty() ? jobs[j].buildId : jobs[j].path));
+                }
+                fetchForJob(jobs[j], locator, **client, cancel, results[j]);
+            }
+            done.fetch_add(1);
+        }
+        running.fetch_sub(1);
+    };
+    const unsigned n = static_cast<unsigned>(std::min<size_t>(std::max(1u, options.parallelDownloads), order.size()));
+    std::vector<std::thread> pool;
+    running.store(n);
+    for (unsigned t = 0; t < n; ++t) {
+        try {
+            pool.emplace_back(worker);
+        } catch (...) {
+            running.fetch_sub(1);
+        }
+    }
+    if (pool.empty()) {
+        running.store(1);
+        worker();
+    }
+    while (running.load() > 0) {
+        if (progress) {
+            if (progress->isCancelled())
+                cancel.store(true);
+            std::string stage;
+            {
+                std::lock_guard lock(mutex);
+                stage = "downloading debug info (" + std::to_string(done.load() + 1 > order.size() ? order.size() : done.load() + 1)
+                    + " of " + std::to_string(order.size()) + "): " + current;
+            }
+            progress->setStage(stage);
+            progress->setProgress(done.load(), order.size());
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(40));
+    }
+    for (std::thread& t : pool)
+        t.join();
+    downloads += order.size();
+    if (cancel.load())
+        return model::makeError(ErrorCode::Cancelled, "symbolization cancelled");
+    return model::Status::success();
+}
+
+// Normalizes the job's addresses into ELF addresses, sorted and deduplicated for the lookup.
+void normalizeJob(const Job& job, JobResult& r)
+{
     r.answerOf.assign(job.items.size(), kNone);
     if (r.located.status != LocateStatus::Found)
         return;
@@ -192,6 +356,9 @@ public:
             rep.summary = r.located.summary();
             rep.error = r.error;
             rep.tried = r.located.tried;
+            rep.debuginfod = r.debuginfod;
+            if (r.located.source == DebugSource::Debuginfod && !r.debuginfod.empty())
+                rep.summary += ", " + r.debuginfod;
             rep.dwarfWarnings = r.dwarfWarnings;
             rep.warnings = r.warnings;
         }
@@ -383,30 +550,39 @@ Result<SymbolizeReport> Symbolizer::run(Profile& p, model::Progress* progress)
         progress->setProgress(0, totalItems);
     }
 
-    // 1. Locate and normalize, a job per worker (file I/O and ELF headers: cheap but parallel).
+    // 1. Locate locally, a job per worker (file I/O and ELF headers: cheap but parallel).
     std::vector<JobResult> results(jobs.size());
-    {
-        std::atomic<size_t> next { 0 };
-        const auto worker = [&] {
-            for (size_t j; (j = next.fetch_add(1)) < jobs.size();)
-                prepareJob(jobs[j], m_locator, results[j]);
-        };
-        std::vector<std::thread> threads;
-        for (unsigned t = 1; t < std::min<size_t>(nThreads, jobs.size()); ++t) {
-            try {
-                threads.emplace_back(worker);
-            } catch (...) {
-                break; // the ones started and this thread do the work
-            }
-        }
-        worker();
-        for (std::thread& t : threads)
-            t.join();
-    }
+    parallelFor(jobs.size(), nThreads, [&](size_t j) { results[j].located = m_locator.locate(jobs[j].path, jobs[j].buildId); });
     if (progress && progress->isCancelled())
         return makeError(ErrorCode::Cancelled, "symbolization cancelled");
 
-    // 2. Look up every located job's addresses on the pool; a huge binary is sharded.
+    // 2. Ask debuginfod servers for what is missing, hottest binaries first.
+    if (m_options.debuginfod.enabled()) {
+        // Weights: how many samples pass through each job's binary.
+        std::vector<uint32_t> jobOfLocation(p.locations.size(), kNone);
+        for (size_t j = 0; j < jobs.size(); ++j)
+            for (const Item& item : jobs[j].items)
+                jobOfLocation[item.location] = static_cast<uint32_t>(j);
+        std::vector<size_t> lastSample(jobs.size(), SIZE_MAX);
+        for (size_t smp = 0; smp < p.sampleCount(); ++smp)
+            for (LocationId l : p.sampleStack(smp))
+                if (l.index() < jobOfLocation.size() && jobOfLocation[l.index()] != kNone) {
+                    const uint32_t j = jobOfLocation[l.index()];
+                    if (lastSample[j] != smp) {
+                        lastSample[j] = smp;
+                        ++jobs[j].weight;
+                    }
+                }
+        if (model::Status st
+            = fetchMissing(jobs, results, m_locator, m_options.debuginfod, progress, report.downloads);
+            !st)
+            return st.error();
+    }
+
+    // 3. Normalize the addresses of every located binary.
+    parallelFor(jobs.size(), nThreads, [&](size_t j) { normalizeJob(jobs[j], results[j]); });
+
+    // 4. Look up every located job's addresses on the pool; a huge binary is sharded.
     {
         std::vector<LookupModule> modules;
         std::vector<size_t> jobOfModule;
@@ -428,7 +604,7 @@ Result<SymbolizeReport> Symbolizer::run(Profile& p, model::Progress* progress)
             takeOutcome(std::move((*outcomes)[k]), results[jobOfModule[k]]);
     }
 
-    // 3. Write the answers into the profile.
+    // 5. Write the answers into the profile.
     Merger merger(p);
     std::string mergeError;
     for (size_t j = 0; j < jobs.size() && mergeError.empty(); ++j) {

@@ -9,6 +9,7 @@
 #include "model/profile.h"
 #include "model/progress.h"
 #include "model/result.h"
+#include "symbolize/debuginfodclient.h"
 #include "symbolize/debuginfolocator.h"
 
 #include <string>
@@ -18,6 +19,10 @@ namespace symflame::symbolize {
 
 struct SymbolizeOptions {
     LocatorOptions locator;
+    /// Servers asked, after the local sources, for a binary that is not found locally (its
+    /// executable) or has no DWARF (its debuginfo); binaries with the most samples first.
+    /// Disabled unless servers are given and offline is false.
+    DebuginfodOptions debuginfod;
     /// A property of the producer, set by the importer, never guessed per frame: true when
     /// non-leaf frames carry return addresses (the instruction after the call), so that
     /// address - 1 is looked up to land inside the call. False for Go's runtime/pprof (it writes
@@ -44,6 +49,9 @@ struct MappingReport {
     std::string summary; ///< LocateResult::summary(), or why the module could not be read
     std::string error; ///< set when the binary was found but could not be used
     std::vector<std::string> tried;
+    /// What the debuginfod servers answered, when they were asked ("executable from URL",
+    /// "debuginfo: debuginfod: timeout (...)"); empty when no server was asked.
+    std::string debuginfod;
     uint64_t locations = 0; ///< locations of the mapping
     uint64_t resolved = 0; ///< of those, with a function after the pass
     size_t dwarfWarnings = 0;
@@ -59,6 +67,7 @@ struct SymbolizeReport {
     uint64_t resolved = 0;
     uint64_t addressesLookedUp = 0; ///< distinct (binary, address) pairs
     uint64_t locationsSplit = 0; ///< locations copied for non-leaf return-address lookups
+    uint64_t downloads = 0; ///< files asked of debuginfod servers
 };
 
 class Symbolizer {

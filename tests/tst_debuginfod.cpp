@@ -1,0 +1,395 @@
+// debuginfod: a real server (Debian's debuginfod, started here on 127.0.0.1) serves the debug
+// files of stripped copies of the fixture binaries; profiles of those stripped binaries are
+// symbolized with no local debug files, and must name every location exactly as the unstripped
+// binaries do locally. A second run is served from the client cache with the server stopped.
+// Faults come from a small HTTP server (debuginfod/faultyhttpserver.h): each ends in its
+// status, in bounded time, and the other mappings still symbolize.
+#include "debuginfod/debuginfodserver.h"
+#include "debuginfod/faultyhttpserver.h"
+#include "symfixturehelpers.h"
+
+#include "model/profile.h"
+#include "symbolize/debuginfodclient.h"
+#include "symbolize/elffile.h"
+#include "symbolize/symbolizer.h"
+#include "symbolize/symboltable.h"
+
+#include <QDirIterator>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <map>
+
+using namespace symflame;
+using namespace symflame::symbolize;
+
+namespace {
+
+const char* const kBinaries[] = { "cxx_pie", "libsfshapes.so", "c_pie" };
+
+struct Binary {
+    QString name;
+    std::string buildId;
+    ElfFilePtr elf; // the unstripped original
+    uint64_t base = 0;
+};
+
+bool runTool(const QString& program, const QStringList& args)
+{
+    QProcess p;
+    p.start(program, args);
+    return p.waitForFinished(60000) && p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0;
+}
+
+// A profile with, per binary, locations at the entry and the middle of its functions (runtime
+// addresses in a mapping at the binary's base, laid out as the kernel maps the executable
+// segment), each sampled once. paths gives the recorded path of each binary.
+model::Profile makeProfile(const std::vector<Binary>& bins, const std::vector<std::string>& paths)
+{
+    model::Profile p;
+    p.sampleTypes.push_back({ p.strings.intern("samples"), p.strings.intern("count") });
+    const int64_t one = 1;
+    for (size_t b = 0; b < bins.size(); ++b) {
+        const ElfSegment* x = nullptr;
+        for (const ElfSegment& s : bins[b].elf->segments())
+            if (s.type == elf::PT_LOAD && (s.flags & elf::PF_X))
+                x = &s;
+        if (!x)
+            continue;
+        const uint64_t page = 4096;
+        model::Mapping m;
+        m.start = bins[b].base + (x->vaddr & ~(page - 1));
+        m.limit = bins[b].base + ((x->vaddr + x->memsz + page - 1) & ~(page - 1));
+        m.offset = x->offset & ~(page - 1);
+        m.file = p.strings.intern(paths[b]);
+        m.buildId = p.strings.intern(bins[b].buildId);
+        m.sourceId = b + 1;
+        const model::MappingId mid(p.mappings.size());
+        p.mappings.push_back(m);
+        auto table = SymbolTable::load(bins[b].elf, SymbolTable::Kind::Static);
+        if (!table)
+            continue;
+        for (const SymbolTable::Symbol& s : table->symbols()) {
+            if (s.address < x->vaddr || s.address >= x->vaddr + x->memsz || s.size == 0)
+                continue;
+            for (uint64_t a : { s.address, s.address + s.size / 2 }) {
+                model::Location loc;
+                loc.mapping = mid;
+                loc.address = a - x->vaddr + x->offset - m.offset + m.start;
+                loc.sourceId = p.locations.size() + 1;
+                const model::LocationId lid(p.locations.size());
+                p.locations.push_back(loc);
+                p.addSample(p.internStack(std::span(&lid, 1)), std::span(&one, 1));
+            }
+        }
+    }
+    return p;
+}
+
+// Each location's inline chain as text.
+std::vector<std::string> chains(const model::Profile& p)
+{
+    std::vector<std::string> out;
+    for (const model::Location& loc : p.locations) {
+        std::string s;
+        for (const model::Line& l : p.linesOf(loc)) {
+            const model::Function& f = p.functions[l.function.index()];
+            s += std::string(p.str(f.name)) + " " + std::string(p.str(f.file)) + ":" + std::to_string(l.line) + ":"
+                + std::to_string(l.column) + "; ";
+        }
+        out.push_back(s);
+    }
+    return out;
+}
+
+SymbolizeOptions localOnly()
+{
+    SymbolizeOptions o;
+    o.locator.useDefaultDebugDir = false;
+    return o;
+}
+
+class CancelAfter : public model::Progress {
+public:
+    explicit CancelAfter(int ms) { m_timer.start(), m_ms = ms; }
+    bool isCancelled() const override { return m_timer.elapsed() > m_ms; }
+
+private:
+    QElapsedTimer m_timer;
+    int m_ms = 0;
+};
+
+bool cacheHoldsAnyFile(const QString& cacheDir)
+{
+    QDirIterator it(cacheDir, QDir::Files, QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        const QString f = it.next();
+        if (f.endsWith("/debuginfo") || f.endsWith("/executable"))
+            if (QFileInfo(f).size() > 0)
+                return true;
+    }
+    return false;
+}
+
+} // namespace
+
+class TestDebuginfod : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir m_tmp;
+    std::vector<Binary> m_bins;
+    std::unique_ptr<symtest::DebuginfodServer> m_server;
+    std::vector<std::string> m_reference; // chains of the unstripped profile, symbolized locally
+    std::vector<std::string> m_strippedPaths;
+
+    QString path(const QString& rel) const { return m_tmp.filePath(rel); }
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(m_tmp.isValid());
+        for (const char* d : { "orig", "server", "stripped", "db" })
+            QVERIFY(QDir().mkpath(path(d)));
+        uint64_t base = 0x7f1000000000;
+        std::vector<std::string> origPaths;
+        for (const char* name : kBinaries) {
+            const QString src = symtest::fixture(name);
+            const QString orig = path("orig/") + name;
+            QVERIFY2(QFile::copy(src, orig), qPrintable(src));
+            QVERIFY(runTool("objcopy", { "--only-keep-debug", orig, path("server/") + name + ".debug" }));
+            QVERIFY(runTool("strip", { "--strip-all", orig, "-o", path("server/") + name }));
+            QVERIFY(runTool("strip", { "--strip-all", orig, "-o", path("stripped/") + name }));
+            auto elf = ElfFile::open(orig.toStdString());
+            QVERIFY(elf);
+            QVERIFY(!(*elf)->buildId().empty());
+            m_bins.push_back(Binary { name, (*elf)->buildId(), *elf, base });
+            base += 0x10000000;
+            origPaths.push_back(orig.toStdString());
+            m_strippedPaths.push_back((path("stripped/") + name).toStdString());
+        }
+        // The reference: the unstripped files' own DWARF.
+        model::Profile ref = makeProfile(m_bins, origPaths);
+        QVERIFY2(ref.locations.size() > 40, qPrintable(QString::number(ref.locations.size())));
+        auto report = symbolizeProfile(ref, localOnly());
+        QVERIFY(report);
+        for (const MappingReport& m : report->mappings)
+            QCOMPARE(m.source, DebugSource::Binary);
+        m_reference = chains(ref);
+
+        m_server = std::make_unique<symtest::DebuginfodServer>(path("server"), path("db"));
+        QVERIFY2(m_server->ok(), qPrintable(m_server->error()));
+    }
+
+    void strippedBinariesSymbolizeFromServer()
+    {
+        model::Profile p = makeProfile(m_bins, m_strippedPaths);
+        SymbolizeOptions o = localOnly();
+        o.debuginfod.urls = { m_server->url() };
+        o.debuginfod.cacheDir = path("cache-main").toStdString();
+        // Without the server: names from nothing (the stripped files have no symbol table).
+        {
+            model::Profile offline = makeProfile(m_bins, m_strippedPaths);
+            SymbolizeOptions off = o;
+            off.debuginfod.offline = true;
+            auto r = symbolizeProfile(offline, off);
+            QVERIFY(r);
+            QCOMPARE(r->downloads, uint64_t(0));
+            for (const MappingReport& m : r->mappings) {
+                QVERIFY2(m.source == DebugSource::DynamicSymbolTable || m.source == DebugSource::None, m.line().c_str());
+                QVERIFY(m.debuginfod.empty());
+            }
+        }
+        auto report = symbolizeProfile(p, o);
+        QVERIFY(report);
+        QCOMPARE(report->downloads, uint64_t(std::size(kBinaries)));
+        for (const MappingReport& m : report->mappings) {
+            QCOMPARE(m.status, LocateStatus::Found);
+            QVERIFY2(m.source == DebugSource::Debuginfod, m.line().c_str());
+            QVERIFY2(m.debuginfod.find(m_server->url()) != std::string::npos, m.line().c_str());
+            QVERIFY2(m.line().find("debuginfod") != std::string::npos, m.line().c_str());
+            QVERIFY(m.resolved > 0);
+        }
+        QCOMPARE(chains(p), m_reference);
+    }
+
+    void missingExecutableComesFromServer()
+    {
+        // Recorded paths that don't exist here: the executable and then its debuginfo are fetched.
+        std::vector<std::string> gone;
+        for (const Binary& b : m_bins)
+            gone.push_back("/nonexistent/deploy/" + b.name.toStdString());
+        model::Profile p = makeProfile(m_bins, gone);
+        SymbolizeOptions o = localOnly();
+        o.debuginfod.urls = { m_server->url() };
+        o.debuginfod.cacheDir = path("cache-exec").toStdString();
+        auto report = symbolizeProfile(p, o);
+        QVERIFY(report);
+        for (const MappingReport& m : report->mappings) {
+            QVERIFY2(m.status == LocateStatus::Found, m.line().c_str());
+            QVERIFY2(m.debuginfod.find("executable from " + m_server->url()) != std::string::npos, m.line().c_str());
+            QVERIFY2(m.debuginfod.find("debuginfo from " + m_server->url()) != std::string::npos, m.line().c_str());
+        }
+        QCOMPARE(chains(p), m_reference);
+    }
+
+    void unknownBuildIdIsNotFound()
+    {
+        const DebuginfodOptions o { { m_server->url() }, false, 5, 60, 0, path("cache-unknown").toStdString(), 1 };
+        applyDebuginfodEnvironment(o);
+        auto client = DebuginfodClient::create();
+        QVERIFY(client);
+        const FetchResult r = (*client)->fetch("00112233445566778899aabbccddeeff00112233", FetchKind::Debuginfo);
+        QCOMPARE(r.status, FetchStatus::NotFound);
+        QVERIFY(r.path.empty());
+        const FetchResult bad = (*client)->fetch("not-hex", FetchKind::Debuginfo);
+        QCOMPARE(bad.status, FetchStatus::NotFound);
+        QVERIFY(bad.detail.find("not a hex build ID") != std::string::npos);
+    }
+
+    void cliFetchPrintsVerifiedPath()
+    {
+        const QString cache = path("cache-cli");
+        const QStringList base { "debuginfo", "fetch", QString::fromStdString(m_bins[0].buildId), "--debuginfod",
+            QString::fromStdString(m_server->url()), "--debuginfod-cache", cache };
+        QProcess p;
+        p.start(SYMFLAME_EXECUTABLE, base);
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 0);
+        const QString fetched = QString::fromUtf8(p.readAllStandardOutput()).trimmed();
+        auto elf = ElfFile::open(fetched.toStdString());
+        QVERIFY2(elf, qPrintable(fetched));
+        QCOMPARE((*elf)->buildId(), m_bins[0].buildId);
+        QVERIFY((*elf)->contents().readableDwarf());
+
+        p.start(SYMFLAME_EXECUTABLE, QStringList(base).replaceInStrings(QString::fromStdString(m_bins[0].buildId), "0badc0de"));
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 2);
+        QVERIFY(p.readAllStandardError().contains("not found on any server"));
+
+        p.start(SYMFLAME_EXECUTABLE, QStringList(base) << "--offline");
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 2);
+        QVERIFY(p.readAllStandardError().contains("no server enabled"));
+    }
+
+    void faults_data()
+    {
+        QTest::addColumn<int>("fault");
+        QTest::addColumn<int>("expected");
+        using F = symtest::FaultyHttpServer::Fault;
+        QTest::newRow("404") << int(F::NotFound) << int(FetchStatus::NotFound);
+        QTest::newRow("503") << int(F::ServerError) << int(FetchStatus::ServerError);
+        QTest::newRow("delay past the timeout") << int(F::Delay) << int(FetchStatus::Timeout);
+        QTest::newRow("truncated body") << int(F::Truncated) << int(FetchStatus::ServerError);
+        QTest::newRow("200 with garbage") << int(F::Garbage) << int(FetchStatus::NotElf);
+        QTest::newRow("ELF of another build ID") << int(F::Body) << int(FetchStatus::Mismatch);
+        QTest::newRow("redirect loop") << int(F::RedirectLoop) << int(FetchStatus::ServerError);
+        QTest::newRow("over the size limit") << int(F::HugeSize) << int(FetchStatus::TooLarge);
+        QTest::newRow("connection refused") << -1 << int(FetchStatus::ServerError);
+    }
+
+    void faults()
+    {
+        QFETCH(int, fault);
+        QFETCH(int, expected);
+        symtest::FaultyHttpServer server;
+        QVERIFY(server.port() > 0);
+        const std::string id = m_bins[0].buildId;
+        QFile other(path("orig/c_pie"));
+        QVERIFY(other.open(QIODevice::ReadOnly));
+        const QByteArray otherElf = other.readAll();
+        if (fault >= 0)
+            server.setAnswer(id, { symtest::FaultyHttpServer::Fault(fault), otherElf.toStdString(), 4000 });
+        const std::string url = fault >= 0 ? server.url() : "http://127.0.0.1:" + std::to_string(symtest::freePort());
+        const QString cache = path("cache-fault-" + QString::number(fault));
+        DebuginfodOptions o { { url }, false, 1, 20, 1 << 20, cache.toStdString(), 1 };
+        applyDebuginfodEnvironment(o);
+        auto client = DebuginfodClient::create();
+        QVERIFY(client);
+        QElapsedTimer t;
+        t.start();
+        const FetchResult r = (*client)->fetch(id, FetchKind::Debuginfo);
+        QVERIFY2(t.elapsed() < 30000, qPrintable(QString::number(t.elapsed())));
+        QVERIFY2(int(r.status) == expected,
+            qPrintable(QString("got %1: %2").arg(fetchStatusName(r.status), QString::fromStdString(r.summary()))));
+        QVERIFY(r.path.empty());
+        QVERIFY(!r.summary().empty());
+        if (fault >= 0)
+            QVERIFY(server.requests() > 0);
+        QVERIFY2(!cacheHoldsAnyFile(cache), "a rejected file stayed in the cache");
+    }
+
+    void faultyMappingDoesNotStopTheOthers()
+    {
+        symtest::FaultyHttpServer server;
+        server.setAnswer(m_bins[0].buildId, { symtest::FaultyHttpServer::Fault::Garbage, {}, 0 });
+        // Binary 0 stripped (needs the server), the others unstripped (local DWARF).
+        std::vector<std::string> paths;
+        for (size_t b = 0; b < m_bins.size(); ++b)
+            paths.push_back(b == 0 ? m_strippedPaths[0] : path("orig/" + m_bins[b].name).toStdString());
+        model::Profile p = makeProfile(m_bins, paths);
+        SymbolizeOptions o = localOnly();
+        o.debuginfod.urls = { server.url() };
+        o.debuginfod.cacheDir = path("cache-mixed").toStdString();
+        o.debuginfod.timeoutSeconds = 2;
+        auto report = symbolizeProfile(p, o);
+        QVERIFY(report);
+        const MappingReport& bad = report->mappings[0];
+        QVERIFY2(bad.debuginfod.find("not an ELF file") != std::string::npos, bad.line().c_str());
+        QVERIFY(bad.resolved == 0);
+        for (size_t b = 1; b < m_bins.size(); ++b) {
+            QCOMPARE(report->mappings[b].source, DebugSource::Binary);
+            QVERIFY(report->mappings[b].debuginfod.empty());
+        }
+        const std::vector<std::string> got = chains(p);
+        size_t compared = 0;
+        for (size_t i = 0; i < p.locations.size(); ++i)
+            if (p.locations[i].mapping.index() != 0) {
+                QCOMPARE(got[i], m_reference[i]);
+                ++compared;
+            }
+        QVERIFY(compared > 10);
+    }
+
+    void cancelStopsSlowDownloads()
+    {
+        symtest::FaultyHttpServer server;
+        for (const Binary& b : m_bins)
+            server.setAnswer(b.buildId, { symtest::FaultyHttpServer::Fault::Delay, {}, 20000 });
+        model::Profile p = makeProfile(m_bins, m_strippedPaths);
+        SymbolizeOptions o = localOnly();
+        o.debuginfod.urls = { server.url() };
+        o.debuginfod.cacheDir = path("cache-cancel").toStdString();
+        o.debuginfod.timeoutSeconds = 60;
+        CancelAfter cancel(300);
+        QElapsedTimer t;
+        t.start();
+        auto report = symbolizeProfile(p, o, &cancel);
+        QVERIFY(!report);
+        QCOMPARE(report.error().code, model::ErrorCode::Cancelled);
+        QVERIFY2(t.elapsed() < 5000, qPrintable(QString::number(t.elapsed())));
+    }
+
+    // Last: stops the server.
+    void secondRunFromCacheWithServerStopped()
+    {
+        m_server->stop();
+        QVERIFY(symtest::httpGet(m_server->port(), "/metrics").empty());
+        model::Profile p = makeProfile(m_bins, m_strippedPaths);
+        SymbolizeOptions o = localOnly();
+        o.debuginfod.urls = { m_server->url() };
+        o.debuginfod.cacheDir = path("cache-main").toStdString(); // filled by the first test
+        auto report = symbolizeProfile(p, o);
+        QVERIFY(report);
+        for (const MappingReport& m : report->mappings) {
+            QCOMPARE(m.source, DebugSource::Debuginfod);
+            QVERIFY2(m.debuginfod.find("from cache") != std::string::npos, m.line().c_str());
+        }
+        QCOMPARE(chains(p), m_reference);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestDebuginfod)
+#include "tst_debuginfod.moc"
