@@ -353,6 +353,34 @@ private slots:
         QVERIFY(compared > 10);
     }
 
+    void hottestBinariesFetchedFirst()
+    {
+        symtest::FaultyHttpServer server; // answers 404 to everything, logs the order
+        model::Profile p = makeProfile(m_bins, m_strippedPaths);
+        // Binary 2 gets the most samples, then binary 1, then binary 0.
+        const int64_t one = 1;
+        for (size_t b : { size_t(2), size_t(1) }) {
+            for (size_t i = 0; i < p.locations.size(); ++i) {
+                if (p.locations[i].mapping.index() != b)
+                    continue;
+                const model::LocationId l(i);
+                for (int k = 0; k < (b == 2 ? 20000 : 10000); ++k)
+                    p.addSample(p.internStack(std::span(&l, 1)), std::span(&one, 1));
+                break;
+            }
+        }
+        SymbolizeOptions o = localOnly();
+        o.debuginfod.urls = { server.url() };
+        o.debuginfod.cacheDir = path("cache-order").toStdString();
+        o.debuginfod.parallelDownloads = 1;
+        auto report = symbolizeProfile(p, o);
+        QVERIFY(report);
+        const std::vector<std::string> want = { m_bins[2].buildId, m_bins[1].buildId, m_bins[0].buildId };
+        QCOMPARE(server.requestedIds(), want);
+        for (const MappingReport& m : report->mappings)
+            QVERIFY2(m.debuginfod.find("not found on any server") != std::string::npos, m.line().c_str());
+    }
+
     void cancelStopsSlowDownloads()
     {
         symtest::FaultyHttpServer server;

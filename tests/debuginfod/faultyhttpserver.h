@@ -56,6 +56,12 @@ public:
         m_answers[buildId] = std::move(answer);
     }
     int requests() const { return m_requests.load(); }
+    /// The build IDs asked for, in the order the requests arrived.
+    std::vector<std::string> requestedIds()
+    {
+        std::lock_guard lock(m_mutex);
+        return m_requestedIds;
+    }
 
     void stop()
     {
@@ -127,6 +133,7 @@ private:
         Answer a;
         {
             std::lock_guard lock(m_mutex);
+            m_requestedIds.push_back(id);
             if (auto it = m_answers.find(id); it != m_answers.end())
                 a = it->second;
         }
@@ -180,6 +187,7 @@ private:
     std::atomic<int> m_requests { 0 };
     std::mutex m_mutex;
     std::map<std::string, Answer> m_answers;
+    std::vector<std::string> m_requestedIds;
 };
 
 } // namespace symtest
