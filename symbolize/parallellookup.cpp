@@ -1,5 +1,7 @@
 #include "symbolize/parallellookup.h"
 
+#include "symbolize/answercache.h"
+
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -17,33 +19,6 @@ struct Shard {
     size_t module;
     size_t begin, end; // address indices
 };
-
-// Appends every entry of from to to, re-interning its strings and functions.
-void appendAnswers(const SymbolizedAddresses& from, SymbolizedAddresses& to)
-{
-    std::vector<model::StringId> string(from.strings().size());
-    std::vector<bool> stringDone(from.strings().size(), false);
-    const auto mapString = [&](model::StringId id) {
-        if (!stringDone[id.value]) {
-            string[id.value] = to.intern(from.str(id));
-            stringDone[id.value] = true;
-        }
-        return string[id.value];
-    };
-    std::vector<uint32_t> function(from.functions().size(), UINT32_MAX);
-    for (size_t i = 0; i < from.size(); ++i) {
-        for (const SymbolizedFrame& f : from.frames(i)) {
-            uint32_t& mapped = function[f.function];
-            if (mapped == UINT32_MAX) {
-                const SymbolizedFunction& fn = from.function(f.function);
-                mapped = to.addFunction(SymbolizedFunction {
-                    mapString(fn.name), mapString(fn.systemName), mapString(fn.file), fn.startLine });
-            }
-            to.addFrame(mapped, f.line, f.column);
-        }
-        to.endAddress();
-    }
-}
 
 } // namespace
 
@@ -101,7 +76,9 @@ model::Result<std::vector<LookupOutcome>> lookupModules(
             o.answers = std::move(shardAnswers[first]);
         } else {
             for (size_t s = first; s < first + count; ++s) {
-                appendAnswers(shardAnswers[s], o.answers);
+                AnswerCopier copier(shardAnswers[s], o.answers);
+                for (size_t i = 0; i < shardAnswers[s].size(); ++i)
+                    copier.copy(i);
                 shardAnswers[s] = SymbolizedAddresses();
             }
         }

@@ -582,14 +582,32 @@ Result<SymbolizeReport> Symbolizer::run(Profile& p, model::Progress* progress)
     // 3. Normalize the addresses of every located binary.
     parallelFor(jobs.size(), nThreads, [&](size_t j) { normalizeJob(jobs[j], results[j]); });
 
-    // 4. Look up every located job's addresses on the pool; a huge binary is sharded.
+    // 4. Look up every located job's addresses on the pool (a huge binary is sharded), except
+    //    those an earlier run of this Symbolizer answered.
     {
         std::vector<LookupModule> modules;
         std::vector<size_t> jobOfModule;
+        std::vector<std::string> keys(jobs.size());
+        std::vector<std::vector<uint64_t>> toLookUp(jobs.size());
         for (size_t j = 0; j < jobs.size(); ++j) {
-            if (results[j].located.status != LocateStatus::Found || !results[j].error.empty())
+            JobResult& r = results[j];
+            if (r.located.status != LocateStatus::Found || !r.error.empty())
                 continue;
-            modules.push_back(LookupModule { &results[j].located, results[j].unique });
+            keys[j] = AnswerCache::keyOf(r.located);
+            if (keys[j].empty()) {
+                modules.push_back(LookupModule { &r.located, r.unique });
+                jobOfModule.push_back(j);
+                continue;
+            }
+            toLookUp[j] = m_cache.missing(keys[j], r.unique);
+            report.addressesFromCache += r.unique.size() - toLookUp[j].size();
+            if (toLookUp[j].empty()) {
+                const AnswerCache::Entry* e = m_cache.find(keys[j]);
+                r.answers = m_cache.combine(keys[j], r.unique, {}, SymbolizedAddresses(), e->source, e->engine);
+                r.located.source = m_cache.find(keys[j])->source;
+                continue;
+            }
+            modules.push_back(LookupModule { &r.located, toLookUp[j] });
             jobOfModule.push_back(j);
         }
         LookupOptions lo;
@@ -600,8 +618,19 @@ Result<SymbolizeReport> Symbolizer::run(Profile& p, model::Progress* progress)
         auto outcomes = lookupModules(modules, lo, progress);
         if (!outcomes)
             return outcomes.error();
-        for (size_t k = 0; k < modules.size(); ++k)
-            takeOutcome(std::move((*outcomes)[k]), results[jobOfModule[k]]);
+        for (size_t k = 0; k < modules.size(); ++k) {
+            const size_t j = jobOfModule[k];
+            LookupOutcome& o = (*outcomes)[k];
+            if (!keys[j].empty() && o.ok) {
+                const std::string engine = o.engine;
+                const DebugSource source = o.source;
+                SymbolizedAddresses fresh = std::move(o.answers);
+                takeOutcome(std::move(o), results[j]);
+                results[j].answers = m_cache.combine(keys[j], results[j].unique, toLookUp[j], fresh, source, engine);
+            } else {
+                takeOutcome(std::move(o), results[j]);
+            }
+        }
     }
 
     // 5. Write the answers into the profile.

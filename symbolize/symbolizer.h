@@ -9,6 +9,7 @@
 #include "model/profile.h"
 #include "model/progress.h"
 #include "model/result.h"
+#include "symbolize/answercache.h"
 #include "symbolize/debuginfodclient.h"
 #include "symbolize/debuginfolocator.h"
 
@@ -68,13 +69,15 @@ struct SymbolizeReport {
     uint64_t addressesLookedUp = 0; ///< distinct (binary, address) pairs
     uint64_t locationsSplit = 0; ///< locations copied for non-leaf return-address lookups
     uint64_t downloads = 0; ///< files asked of debuginfod servers
+    uint64_t addressesFromCache = 0; ///< of addressesLookedUp, answered by an earlier run
 };
 
 class Symbolizer {
 public:
     explicit Symbolizer(SymbolizeOptions options);
 
-    /// Symbolizes profile in place. Progress counts locations; cancelling stops the workers
+    /// Symbolizes profile in place. Answers are kept for the next run of this Symbolizer (by
+    /// build ID, debug files and address), which looks up only addresses it has not seen. Progress counts locations; cancelling stops the workers
     /// and returns a Cancelled error, leaving the binaries finished before that symbolized
     /// (the profile stays consistent).
     model::Result<SymbolizeReport> run(model::Profile& profile, model::Progress* progress = nullptr);
@@ -85,6 +88,7 @@ private:
     SymbolizeOptions m_options;
     DebugInfoLocator m_locator;
     bool m_indexed = false;
+    AnswerCache m_cache; ///< answers of earlier runs, by module and address
 };
 
 /// Convenience: Symbolizer(options).run(profile, progress).

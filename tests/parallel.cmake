@@ -1,12 +1,12 @@
 # lookupModules: sharded, multi-threaded lookups agree with one engine. The large input is the
 # symflame executable itself (RelWithDebInfo: DWARF for thousands of functions).
-symflame_add_test(NAME tst_parallellookup SOURCES tst_parallellookup.cpp symfixturehelpers.h
+symflame_add_test(NAME tst_parallellookup SOURCES tst_parallellookup.cpp symfixturehelpers.h symprofilehelpers.h
   LIBS symbolize DEPENDS symfixtures symflame TIMEOUT 600)
 target_compile_definitions(tst_parallellookup PRIVATE ${SF_DEFINES} SYMFLAME_EXECUTABLE="$<TARGET_FILE:symflame>")
 
 # debuginfod: a real server (Debian's debuginfod) and a fault-injecting one, both on 127.0.0.1.
 find_program(SYMFLAME_DEBUGINFOD NAMES debuginfod REQUIRED)
-symflame_add_test(NAME tst_debuginfod SOURCES tst_debuginfod.cpp symfixturehelpers.h
+symflame_add_test(NAME tst_debuginfod SOURCES tst_debuginfod.cpp symfixturehelpers.h symprofilehelpers.h
   debuginfod/debuginfodserver.h debuginfod/faultyhttpserver.h
   LIBS symbolize DEPENDS symfixtures symflame TIMEOUT 600)
 target_compile_definitions(tst_debuginfod PRIVATE ${SF_DEFINES} SYMFLAME_EXECUTABLE="$<TARGET_FILE:symflame>")

@@ -6,9 +6,11 @@
 #include "symbolize/dwarfsymbolizer.h"
 #include "symbolize/modulesymbolizer.h"
 #include "symbolize/parallellookup.h"
+#include "symbolize/symbolizer.h"
 #include "symbolize/symboltable.h"
 
 #include "symfixturehelpers.h"
+#include "symprofilehelpers.h"
 
 #include <QTest>
 
@@ -145,6 +147,48 @@ private slots:
         QVERIFY(!(*outcomes)[0].error.empty());
         QVERIFY((*outcomes)[1].ok);
         QCOMPARE((*outcomes)[1].answers.size(), addrs.size());
+    }
+
+    void symbolizerReusesEarlierAnswers()
+    {
+        std::vector<symtest::Binary> bins;
+        std::vector<std::string> paths;
+        uint64_t base = 0x7f2000000000;
+        for (const char* name : { "cxx_pie", "libsfshapes.so" }) {
+            auto elf = ElfFile::open(symtest::fixture(name).toStdString());
+            QVERIFY(elf);
+            bins.push_back({ name, (*elf)->buildId(), *elf, base });
+            paths.push_back(symtest::fixture(name).toStdString());
+            base += 0x10000000;
+        }
+        SymbolizeOptions o;
+        o.locator.useDefaultDebugDir = false;
+        Symbolizer s(o);
+        model::Profile first = symtest::makeProfile(bins, paths);
+        auto r1 = s.run(first);
+        QVERIFY(r1);
+        QCOMPARE(r1->addressesFromCache, uint64_t(0));
+        QVERIFY(r1->addressesLookedUp > 20);
+
+        // The same addresses again: all from the cache, the same answers.
+        model::Profile again = symtest::makeProfile(bins, paths);
+        auto r2 = s.run(again);
+        QVERIFY(r2);
+        QCOMPARE(r2->addressesLookedUp, r1->addressesLookedUp);
+        QCOMPARE(r2->addressesFromCache, r1->addressesLookedUp);
+        QCOMPARE(symtest::chains(again), symtest::chains(first));
+
+        // More addresses: only the new ones are looked up; answers as a fresh Symbolizer gives.
+        model::Profile more = symtest::makeProfile(bins, paths, true);
+        auto r3 = s.run(more);
+        QVERIFY(r3);
+        QCOMPARE(r3->addressesFromCache, r1->addressesLookedUp);
+        QVERIFY(r3->addressesLookedUp > r1->addressesLookedUp);
+        model::Profile fresh = symtest::makeProfile(bins, paths, true);
+        QVERIFY(Symbolizer(o).run(fresh));
+        QCOMPARE(symtest::chains(more), symtest::chains(fresh));
+        for (const MappingReport& m : r3->mappings)
+            QCOMPARE(m.source, DebugSource::Binary);
     }
 
     void cancelStops()
