@@ -1,3 +1,4 @@
+# Tests of the parallel lookup, the answer cache, debuginfod and debuginfo check.
 # lookupModules: sharded, multi-threaded lookups agree with one engine. The large input is the
 # symflame executable itself (RelWithDebInfo: DWARF for thousands of functions).
 symflame_add_test(NAME tst_parallellookup SOURCES tst_parallellookup.cpp symfixturehelpers.h symprofilehelpers.h
@@ -17,3 +18,10 @@ if(TARGET ui)
   target_link_libraries(tst_debuginfodsettings PRIVATE Qt6::Widgets)
   set_target_properties(tst_debuginfodsettings PROPERTIES AUTOMOC_COMPILER_PREDEFINES OFF)
 endif()
+
+# symflame debuginfo check, against llvm-dwarfdump-19 and readelf.
+find_program(SYMFLAME_LLVM_DWARFDUMP NAMES llvm-dwarfdump-19 llvm-dwarfdump HINTS /usr/lib/llvm-19/bin REQUIRED)
+symflame_add_test(NAME tst_debuginfocheck SOURCES tst_debuginfocheck.cpp symfixturehelpers.h
+  DEPENDS symfixtures symflame TIMEOUT 300)
+target_compile_definitions(tst_debuginfocheck PRIVATE ${SF_DEFINES} SYMFLAME_EXECUTABLE="$<TARGET_FILE:symflame>"
+  SYMFLAME_LLVM_DWARFDUMP="${SYMFLAME_LLVM_DWARFDUMP}")
