@@ -67,8 +67,11 @@ void printCheck(Output& out, const symbolize::BinaryCheck& c)
     } else {
         row(".gnu_debuglink", "(none)");
     }
-    if (const auto& alt = e.debugAltLink())
-        row(".gnu_debugaltlink", alt->path + " (build ID " + alt->buildId + ")");
+    // The dwz link lives in the debug file, which may be a separate one.
+    const auto& alt = c.located.dwarf && c.located.dwarf->debugAltLink() ? c.located.dwarf->debugAltLink() : e.debugAltLink();
+    if (alt)
+        row(".gnu_debugaltlink", alt->path + " (build ID " + alt->buildId + ")"
+                + (c.located.supplementaryPath.empty() ? std::string() : ", found at " + c.located.supplementaryPath));
     else
         row(".gnu_debugaltlink", "(none)");
     row("debug info used", c.located.summary());

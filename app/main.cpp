@@ -2,6 +2,7 @@
 #include "app/cli.h"
 #include "app/cmdline.h"
 #include "app/debuginfocmd.h"
+#include "app/lookupcmd.h"
 #include "app/symbolizecmd.h"
 
 #ifdef SYMFLAME_WITH_GUI
@@ -47,6 +48,8 @@ int main(int argc, char** argv)
         return runHeadlessCommand(first, argc - 2, argv + 2);
     if (first == "symbolize")
         return runSymbolizeCommand(argc - 2, argv + 2);
+    if (first == "lookup")
+        return runLookupCommand(argc - 2, argv + 2);
     if (first == "debuginfo")
         return runDebuginfoCommand(argc - 2, argv + 2);
     if (first == "render") {

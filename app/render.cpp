@@ -1,16 +1,18 @@
-// The render command: load, lay out at the requested width, paint into a QImage, save.
+// The render command: load, build the view (--focus), lay out at the requested width, color
+// (--color-by) and highlight (--search) as the viewer does, and write PNG/JPEG/BMP or SVG
+// through ui::exportFlameGraph.
 #include "app/render.h"
 
 #include "app/cli.h"
 #include "app/cmdline.h"
 #include "model/frameformat.h"
 #include "model/profileio.h"
+#include "model/search.h"
+#include "ui/flameexport.h"
 #include "ui/flamegraphpainter.h"
 
 #include <QFileInfo>
 #include <QGuiApplication>
-#include <QImage>
-#include <QPainter>
 #include <QPalette>
 
 #include <cstdio>
@@ -39,14 +41,30 @@ std::optional<int> parseDimension(const std::optional<std::string>& text, int fa
 int runRender(char* argv0, int argc, char** argv)
 {
     static constexpr OptionSpec kSpecs[] = { { "output", 'o', true }, { "width", 0, true }, { "height", 0, true },
-        { "sample-type", 0, true }, { "help", 'h', false } };
+        { "sample-type", 0, true }, { "color-by", 0, true }, { "search", 0, true }, { "focus", 0, true },
+        { "help", 'h', false } };
     std::string error;
     const auto args = parseArgs(std::span<char* const>(argv, static_cast<size_t>(argc)), kSpecs, &error);
     if (!args)
         return usageError("render: " + error);
     if (args->has("help")) {
-        std::fputs(usageText(), stdout);
+        std::fputs("usage: symflame render FILE -o OUT.png|OUT.svg [--width W] [--height H] [--sample-type T]\n"
+                   "         [--color-by name|binary|status|type] [--search RE] [--focus FUNC]\n",
+            stdout);
         return ExitOk;
+    }
+    ui::FlameGraphPainter::ColorScheme scheme = ui::FlameGraphPainter::ColorScheme::Name;
+    if (const auto c = args->value("color-by")) {
+        if (*c == "name")
+            scheme = ui::FlameGraphPainter::ColorScheme::Name;
+        else if (*c == "binary")
+            scheme = ui::FlameGraphPainter::ColorScheme::Binary;
+        else if (*c == "status")
+            scheme = ui::FlameGraphPainter::ColorScheme::Status;
+        else if (*c == "type")
+            scheme = ui::FlameGraphPainter::ColorScheme::Kind;
+        else
+            return usageError("render: --color-by wants name, binary, status or type, not '" + *c + "'");
     }
     if (args->positional.empty())
         return usageError("render: missing FILE");
@@ -73,6 +91,20 @@ int runRender(char* argv0, int argc, char** argv)
     auto snapshot = ui::makeSnapshot(std::make_shared<const Profile>(std::move(loaded).value()), *type, path);
     if (!snapshot)
         return inputError(path, snapshot.error().message);
+    if (const auto focus = args->value("focus")) {
+        ui::ViewOptions view = (*snapshot)->view;
+        view.rules.push_back(FilterRule { FilterRule::Action::Focus, FilterRule::Target::Function, *focus });
+        snapshot = ui::withView(**snapshot, view);
+        if (!snapshot)
+            return inputError(path, snapshot.error().message);
+    }
+    std::vector<uint8_t> highlight;
+    if (const auto pattern = args->value("search")) {
+        auto matches = matchSymbols(*(*snapshot)->profile, *(*snapshot)->symbols, SearchQuery { *pattern, true, false });
+        if (!matches)
+            return usageError("render: " + matches.error().message);
+        highlight = std::move(matches).value();
+    }
 
     // Painting text needs a QGuiApplication; the offscreen platform needs no display.
     if (!std::getenv("QT_QPA_PLATFORM"))
@@ -84,42 +116,22 @@ int runRender(char* argv0, int argc, char** argv)
     ui::FlameGraphPainter painter;
     painter.setFont(QGuiApplication::font());
     painter.setSnapshot(*snapshot);
-    painter.layout(*width);
+    painter.setColorScheme(scheme);
+    painter.setHighlight(std::move(highlight));
 
-    // A title strip above the graph says what is shown.
-    const int rowHeight = painter.rowHeight();
-    const int titleHeight = rowHeight + 8;
-    const int graphHeight = std::max(painter.contentHeight(), rowHeight);
-    const int imageHeight = *height > 0 ? *height : std::min(kMaxDimension, titleHeight + graphHeight + 4);
-
-    const QPalette palette = QGuiApplication::palette();
-    QImage image(*width, imageHeight, QImage::Format_RGB32);
-    image.fill(palette.color(QPalette::Base));
-    {
-        QPainter p(&image);
-        const ui::ProfileSnapshot& s = **snapshot;
-        const int64_t total = s.tree ? s.tree->totalValue() : 0;
-        QFont titleFont = QGuiApplication::font();
-        titleFont.setBold(true);
-        p.setFont(titleFont);
-        p.setPen(palette.color(QPalette::Text));
-        const QString title
-            = QStringLiteral("%1 \u2014 %2, total %3, %4 samples")
-                  .arg(QFileInfo(QString::fromStdString(path)).fileName(), QString::fromUtf8(s.typeName()),
-                      QString::fromStdString(formatValue(total, s.unit())))
-                  .arg(qulonglong(s.profile->sampleCount()));
-        p.drawText(QRect(6, 0, *width - 12, titleHeight), Qt::AlignLeft | Qt::AlignVCenter, title);
-        const QRect area(0, titleHeight, *width, imageHeight - titleHeight - 4);
-        p.setClipRect(area);
-        painter.paint(p, area, area, palette);
-    }
-    const QString out = QString::fromStdString(*output);
-    const QString suffix = QFileInfo(out).suffix().toLower();
-    const char* format = suffix == QLatin1String("jpg") || suffix == QLatin1String("jpeg") ? "JPG"
-        : suffix == QLatin1String("bmp")                                                   ? "BMP"
-                                                                                           : "PNG";
-    if (!image.save(out, format))
-        return inputError(*output, "cannot write the image");
+    const ui::ProfileSnapshot& s = **snapshot;
+    const int64_t total = s.tree ? s.tree->totalValue() : 0;
+    ui::ExportOptions options;
+    options.width = *width;
+    options.height = *height;
+    options.palette = QGuiApplication::palette();
+    options.title = QStringLiteral("%1 \u2014 %2, total %3, %4 samples")
+                        .arg(QFileInfo(QString::fromStdString(path)).fileName(), QString::fromUtf8(s.typeName()),
+                            QString::fromStdString(formatValue(total, s.unit())))
+                        .arg(qulonglong(s.profile->sampleCount()));
+    const Status written = ui::exportFlameGraph(painter, QString::fromStdString(*output), options);
+    if (!written)
+        return inputError(*output, written.error().message);
     return ExitOk;
 }
 

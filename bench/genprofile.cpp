@@ -5,6 +5,8 @@
 // share prefixes while most samples have a stack of their own. Function popularity is Zipf-like
 // too (a few functions are everywhere, like memcpy or malloc); some functions carry inline
 // chains and one library is stripped (locations with addresses only).
+// With --binary PATH the main mapping is that real ELF file instead: its locations are addresses
+// inside the functions nm lists for it, with no lines, so `symflame symbolize` has real work.
 #include "model/fileio.h"
 #include "model/gzip.h"
 #include "model/pprof.h"
@@ -39,7 +41,32 @@ struct Options {
     double hotShare = 0.25; // fraction of samples that repeat one of the hot stacks exactly
     uint32_t hotStacks = 4000;
     std::string output;
+    std::string binary; // --binary: a real ELF file for mapping 0
 };
+
+struct RealFunction {
+    uint64_t address, size;
+};
+
+/// Code symbols with a size in path, as `nm -S --defined-only` lists them.
+std::vector<RealFunction> realFunctions(const std::string& path)
+{
+    std::vector<RealFunction> out;
+    const std::string command = "nm -S --defined-only '" + path + "' 2>/dev/null";
+    std::FILE* nm = popen(command.c_str(), "r");
+    if (!nm)
+        return out;
+    char line[4096];
+    while (std::fgets(line, sizeof line, nm)) {
+        unsigned long long address = 0, size = 0;
+        char type = 0;
+        if (std::sscanf(line, "%llx %llx %c", &address, &size, &type) == 3 && size > 0
+            && (type == 't' || type == 'T' || type == 'w' || type == 'W'))
+            out.push_back({ address, size });
+    }
+    pclose(nm);
+    return out;
+}
 
 uint64_t mix(uint64_t x)
 {
@@ -115,9 +142,10 @@ int usage()
         "usage: symflame-genprofile -o FILE [--samples N] [--functions N] [--mappings N]\n"
         "                           [--min-depth N] [--max-depth N] [--seed N]\n"
         "                           [--callees N] [--skew-percent N] [--hot-percent N] [--hot-stacks N]\n"
-        "                           [--other-site-percent N]\n"
+        "                           [--other-site-percent N] [--binary PATH]\n"
         "Writes a synthetic gzip-compressed pprof profile (defaults: 1000000 samples,\n"
-        "50000 functions, 30 mappings, depth 20-60, two sample types).\n");
+        "50000 functions, 30 mappings, depth 20-60, two sample types). --binary PATH makes the\n"
+        "main mapping that ELF file, with unsymbolized addresses inside its functions.\n");
     return 2;
 }
 
@@ -136,6 +164,8 @@ int main(int argc, char** argv)
         const char* val = argv[++i];
         if (a == "-o")
             o.output = val;
+        else if (a == "--binary")
+            o.binary = val;
         else if (!parseU64(val, &v))
             return std::fprintf(stderr, "symflame-genprofile: %s wants a number, not '%s'\n", a.c_str(), val), 2;
         else if (a == "--samples")
@@ -167,6 +197,19 @@ int main(int argc, char** argv)
         || o.callees < 1 || o.hotStacks < 1)
         return usage();
 
+    std::vector<RealFunction> real;
+    uint64_t binarySize = 0;
+    if (!o.binary.empty()) {
+        real = realFunctions(o.binary);
+        std::FILE* f = std::fopen(o.binary.c_str(), "rb");
+        if (f && std::fseek(f, 0, SEEK_END) == 0)
+            binarySize = uint64_t(std::ftell(f));
+        if (f)
+            std::fclose(f);
+        if (real.empty() || binarySize == 0)
+            return std::fprintf(stderr, "symflame-genprofile: no functions in %s (nm -S)\n", o.binary.c_str()), 1;
+    }
+
     const auto t0 = std::chrono::steady_clock::now();
     Profile p;
     p.sampleTypes.push_back({ p.strings.intern("samples"), p.strings.intern("count") });
@@ -182,6 +225,15 @@ int main(int argc, char** argv)
     for (uint32_t m = 0; m < o.mappings; ++m) {
         Mapping mp;
         char name[96];
+        if (m == 0 && !real.empty()) {
+            // The whole file mapped at one base from offset 0 (a PIE's segments keep their
+            // offsets as addresses), without a build ID: used by path.
+            mp.start = 0x555555554000ull;
+            mp.limit = mp.start + ((binarySize + 0xfff) & ~uint64_t(0xfff));
+            mp.file = p.strings.intern(o.binary);
+            p.mappings.push_back(mp);
+            continue;
+        }
         if (m == 0) {
             std::snprintf(name, sizeof name, "/usr/bin/synthetic-server");
             mp.start = 0x400000;
@@ -235,7 +287,12 @@ int main(int argc, char** argv)
         Location l;
         l.mapping = MappingId(mappingOf[f]);
         l.address = addressOf[f] + 0x10 + site * 0x40;
-        if (mappingOf[f] != stripped) {
+        const bool inRealBinary = mappingOf[f] == 0 && !real.empty();
+        if (inRealBinary) {
+            const RealFunction& rf = real[f % real.size()];
+            l.address = p.mappings[0].start + rf.address + (0x10 + site * 0x40) % rf.size;
+        }
+        if (mappingOf[f] != stripped && !inRealBinary) {
             l.linesBegin = uint32_t(p.lines.size());
             const uint64_t h = mix(f * 31ull + site);
             // One function in ten has a callee inlined at some of its sites.

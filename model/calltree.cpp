@@ -5,6 +5,7 @@
 #include "model/calltree.h"
 
 #include "model/frameformat.h"
+#include "model/stackfilter.h"
 
 #include <algorithm>
 #include <cassert>
@@ -149,9 +150,11 @@ SymbolTable SymbolTable::build(const Profile& profile)
     return t;
 }
 
-CallTree CallTree::build(
-    const Profile& profile, const SymbolTable& symbols, size_t sampleType, Direction direction, Progress* progress)
+CallTree CallTree::build(const Profile& profile, const SymbolTable& symbols, size_t sampleType, Direction direction,
+    Progress* progress, const StackFilter* filter)
 {
+    if (filter && filter->isIdentity())
+        filter = nullptr;
     CallTree tree;
     tree.m_direction = direction;
     tree.m_nodes.push_back(CallTreeNode {});
@@ -230,6 +233,15 @@ CallTree CallTree::build(
         else
             for (const LocationId loc : locs)
                 append(loc);
+        if (filter) {
+            const auto kept = filter->apply(seq.data() + begin, seq.size() - begin, direction == Direction::TopDown);
+            if (!kept) {
+                rootTotal -= v;
+                seq.resize(begin);
+                continue;
+            }
+            seq.resize(begin + *kept);
+        }
         if (seq.size() == begin) {
             rootSelf += v; // an empty stack
             continue;

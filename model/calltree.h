@@ -11,6 +11,8 @@
 
 namespace symflame::model {
 
+class StackFilter;
+
 using SymbolId = Id<struct SymbolTag>;
 using NodeId = Id<struct NodeTag>;
 
@@ -82,8 +84,10 @@ public:
     /// name order, so each node's children are consecutive ids and every depth is a consecutive
     /// id range. When progress reports cancellation the result is a tree of the root alone with
     /// total 0; callers check progress->isCancelled(). An out-of-range sampleType gives the same.
+    /// A filter (focus, ignore, hide, collapsed recursion, sandwich) reshapes every stack first.
     static CallTree build(const Profile& profile, const SymbolTable& symbols, size_t sampleType,
-                          Direction direction = Direction::TopDown, Progress* progress = nullptr);
+                          Direction direction = Direction::TopDown, Progress* progress = nullptr,
+                          const StackFilter* filter = nullptr);
 
     NodeId root() const { return NodeId(0u); }
     size_t size() const { return m_nodes.size(); }

@@ -8,7 +8,7 @@
 
 namespace symflame::model {
 
-FlameLayout FlameLayout::build(const CallTree& tree, NodeId root, int64_t minWidth)
+FlameLayout FlameLayout::build(const CallTree& tree, NodeId root, int64_t minWidth, int64_t viewBegin, int64_t viewEnd)
 {
     FlameLayout layout;
     layout.m_root = root;
@@ -48,6 +48,11 @@ FlameLayout FlameLayout::build(const CallTree& tree, NodeId root, int64_t minWid
                 const int64_t w = tree.node(child).total;
                 if (w <= 0)
                     continue; // nothing to draw; negative totals (diffs) have no width
+                if (x + w <= viewBegin || x >= viewEnd) {
+                    flushRun(); // outside the view: neither drawn nor merged with what is
+                    x += w;
+                    continue;
+                }
                 if (w < minWidth) {
                     if (run.merged == 0) {
                         run.x = x;

@@ -6,6 +6,7 @@
 #include "model/calltree.h"
 
 #include <cstdint>
+#include <limits>
 #include <span>
 #include <vector>
 
@@ -24,7 +25,10 @@ public:
     /// narrower than minWidth (value units) are merged into one frame, and not descended into;
     /// a lone narrow frame keeps its node but is not descended into either. Nodes with a total
     /// of zero or less take no room and get no frame.
-    static FlameLayout build(const CallTree& tree, NodeId root, int64_t minWidth = 0);
+    /// Only frames that intersect [viewBegin, viewEnd) (value units from root's left edge) are
+    /// laid out, so that a horizontally zoomed view costs what it shows.
+    static FlameLayout build(const CallTree& tree, NodeId root, int64_t minWidth = 0, int64_t viewBegin = 0,
+        int64_t viewEnd = std::numeric_limits<int64_t>::max());
 
     NodeId root() const { return m_root; }
     int64_t totalWidth() const { return m_total; }

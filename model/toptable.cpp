@@ -12,8 +12,11 @@ static int64_t magnitude(int64_t v)
     return v < 0 ? -v : v;
 }
 
-std::vector<TopEntry> topFunctions(const Profile& profile, const SymbolTable& symbols, size_t sampleType)
+std::vector<TopEntry> topFunctions(
+    const Profile& profile, const SymbolTable& symbols, size_t sampleType, const StackFilter* filter)
 {
+    if (filter && filter->isIdentity())
+        filter = nullptr;
     std::vector<TopEntry> out;
     const size_t nTypes = profile.sampleTypes.size();
     if (sampleType >= nTypes)
@@ -26,6 +29,7 @@ std::vector<TopEntry> topFunctions(const Profile& profile, const SymbolTable& sy
     std::vector<int64_t> flat(nSym, 0), cum(nSym, 0);
     std::vector<uint32_t> seen(nSym, 0);
     uint32_t epoch = 0;
+    std::vector<uint32_t> ranks;
     for (size_t s = 0; s < nStacks; ++s) {
         const int64_t v = stackValue[s];
         if (v == 0)
@@ -34,6 +38,25 @@ std::vector<TopEntry> topFunctions(const Profile& profile, const SymbolTable& sy
         if (locs.empty())
             continue;
         ++epoch;
+        if (filter) {
+            // The stack as name ranks, leaf first, reshaped; then the same counting.
+            ranks.clear();
+            for (const LocationId loc : locs)
+                for (const SymbolId f : symbols.frames(loc))
+                    ranks.push_back(symbols.nameRank(f));
+            const auto kept = filter->apply(ranks.data(), ranks.size(), false);
+            if (!kept || *kept == 0)
+                continue;
+            flat[symbols.symbolAtRank(ranks[0]).index()] += v;
+            for (size_t k = 0; k < *kept; ++k) {
+                const size_t f = symbols.symbolAtRank(ranks[k]).index();
+                if (seen[f] != epoch) {
+                    seen[f] = epoch;
+                    cum[f] += v;
+                }
+            }
+            continue;
+        }
         const auto leaf = symbols.frames(locs[0]);
         if (!leaf.empty())
             flat[leaf[0].index()] += v;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "model/calltree.h"
+#include "model/stackfilter.h"
 
 #include <vector>
 
@@ -16,6 +17,8 @@ struct TopEntry {
 /// One entry per symbol that has a non-zero flat or cum, sorted as pprof sorts -top (its
 /// FlatNameOrder, checked against `go tool pprof -top`): by |flat| descending, then display
 /// name ascending, then |cum| descending.
-std::vector<TopEntry> topFunctions(const Profile& profile, const SymbolTable& symbols, size_t sampleType);
+/// With a filter, flat and cum are those of the reshaped stacks.
+std::vector<TopEntry> topFunctions(
+    const Profile& profile, const SymbolTable& symbols, size_t sampleType, const StackFilter* filter = nullptr);
 
 } // namespace symflame::model

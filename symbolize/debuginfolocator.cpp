@@ -4,7 +4,9 @@
 #include "model/frameformat.h"
 #include "model/profile.h"
 #include "symbolize/crc32.h"
+#include "symbolize/minidebuginfo.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <system_error>
@@ -57,9 +59,18 @@ bool sameFile(const ElfFile& a, const std::string& path)
     return a.file()->inode() != 0 && dev == a.file()->device() && ino == a.file()->inode();
 }
 
+// The Go build ID as producers that want hex record it (Parca: the ID's bytes in hex).
+std::string goBuildIdHex(const ElfFile& elf)
+{
+    const std::string& id = elf.goBuildId();
+    return toHex(std::span(reinterpret_cast<const uint8_t*>(id.data()), id.size()));
+}
+
 bool matchesBuildId(const ElfFile& elf, const std::string& wanted)
 {
-    return !wanted.empty() && (elf.buildId() == wanted || (!elf.goBuildId().empty() && elf.goBuildId() == wanted));
+    return !wanted.empty()
+        && (elf.buildId() == wanted
+            || (!elf.goBuildId().empty() && (elf.goBuildId() == wanted || goBuildIdHex(elf) == wanted)));
 }
 
 std::string describeBuildId(const ElfFile& elf)
@@ -185,6 +196,10 @@ std::string LocateResult::summary() const
             + (symbols ? symbols->path() : binaryPath);
         break;
     }
+    if (supplementary)
+        s += ", dwz supplementary file " + supplementaryPath;
+    else if (!supplementaryProblem.empty())
+        s += ", but " + supplementaryProblem;
     if (unverified)
         s += ", unverified: no build ID to check " + binaryPath + " against";
     return s;
@@ -221,8 +236,10 @@ void DebugInfoLocator::buildIndex()
             IndexedFile f { path, e.contents().debugOnly, e.contents().readableDwarf() };
             if (!e.buildId().empty())
                 m_byBuildId[e.buildId()].push_back(f);
-            if (!e.goBuildId().empty())
+            if (!e.goBuildId().empty()) {
                 m_byBuildId[e.goBuildId()].push_back(f);
+                m_byBuildId[goBuildIdHex(e)].push_back(f);
+            }
             if (!f.debugOnly)
                 m_byName[std::string(model::baseName(path))].push_back(path);
         }
@@ -329,6 +346,62 @@ bool DebugInfoLocator::tryDebugLink(LocateResult& r, const std::string& buildId)
     return false;
 }
 
+void DebugInfoLocator::locateSupplementary(LocateResult& r) const
+{
+    r.supplementary.reset();
+    r.supplementaryPath.clear();
+    r.supplementaryProblem.clear();
+    if (!r.dwarf || !r.dwarf->debugAltLink())
+        return;
+    const DebugAltLink& link = *r.dwarf->debugAltLink();
+    std::vector<std::string> candidates;
+    const auto add = [&](std::string p) {
+        if (!p.empty() && std::find(candidates.begin(), candidates.end(), p) == candidates.end())
+            candidates.push_back(std::move(p));
+    };
+    if (!link.path.empty())
+        add(link.path.starts_with('/')
+                ? link.path
+                : fs::path(joinPath(model::directoryOf(r.dwarfPath), link.path)).lexically_normal().string());
+    if (!link.debugSup && link.buildId.size() > 2)
+        for (const std::string& d : m_debugDirs)
+            add(joinPath(d, ".build-id/" + link.buildId.substr(0, 2) + "/" + link.buildId.substr(2) + ".debug"));
+    static constexpr std::string_view kDefaultDebugDir = "/usr/lib/debug/";
+    if (link.path.starts_with(kDefaultDebugDir))
+        for (const std::string& d : m_debugDirs)
+            add(joinPath(d, link.path.substr(kDefaultDebugDir.size())));
+    if (!link.debugSup)
+        if (auto it = m_byBuildId.find(link.buildId); it != m_byBuildId.end())
+            for (const IndexedFile& f : it->second)
+                add(f.path);
+    for (const std::string& c : candidates) {
+        auto elf = ElfFile::open(c);
+        if (!elf) {
+            const model::Error& e = elf.error();
+            r.tried.push_back("dwz supplementary file " + c + ": "
+                + (e.code == ErrorCode::NotFound ? std::string("not found") : e.message));
+            continue;
+        }
+        const std::string& id = link.debugSup ? (*elf)->supplementaryChecksum() : (*elf)->buildId();
+        if (id != link.buildId) {
+            r.tried.push_back("dwz supplementary file " + c + ": " + (link.debugSup ? "checksum" : "build ID")
+                + " mismatch (wanted " + link.buildId + ", found " + (id.empty() ? std::string("none") : id) + ")");
+            continue;
+        }
+        if (!(*elf)->contents().readableDwarf()) {
+            r.tried.push_back("dwz supplementary file " + c + ": no readable debug info in it");
+            continue;
+        }
+        r.supplementary = *elf;
+        r.supplementaryPath = c;
+        return;
+    }
+    r.supplementaryProblem = "its dwz supplementary file " + (link.path.empty() ? std::string("(no path)") : link.path)
+        + (link.debugSup ? " with checksum " : " with build ID ")
+        + (link.buildId.empty() ? std::string("(none)") : link.buildId)
+        + " was not found: names of functions moved there are unknown";
+}
+
 LocateResult DebugInfoLocator::locate(std::string_view recordedPath, std::string_view buildIdIn) const
 {
     LocateResult r;
@@ -397,8 +470,26 @@ LocateResult DebugInfoLocator::locate(std::string_view recordedPath, std::string
     }
     if (!r.dwarf && r.binary->debugLink() && tryDebugLink(r, buildId))
         r.source = DebugSource::DebugLink;
+    locateSupplementary(r);
 
-    // 3. The symbol table that names physical frames.
+    // 3. MiniDebugInfo: names from the compressed .symtab, and .dynsym for the rest.
+    if (!r.dwarf && r.binary->contents().gnuDebugdata) {
+        auto mini = openMiniDebugInfo(*r.binary);
+        if (!mini) {
+            r.tried.push_back(mini.error().toString());
+        } else if (!(*mini)->contents().symtab) {
+            r.tried.push_back(r.binaryPath + ": .gnu_debugdata holds no symbol table");
+        } else {
+            r.source = DebugSource::MiniDebugInfo;
+            r.symbols = *mini;
+            r.symbolKind = SymbolTable::Kind::Static;
+            if (r.binary->contents().dynsym)
+                r.dynamicSymbols = r.binary;
+            return r;
+        }
+    }
+
+    // 4. The symbol table that names physical frames.
     if (r.binary->contents().symtab) {
         r.symbols = r.binary;
         r.symbolKind = SymbolTable::Kind::Static;

@@ -5,8 +5,14 @@
 //   debug:  DWARF in the binary; <debugdir>/.build-id/ab/cdef....debug for each debug directory
 //           (user ones first, then /usr/lib/debug); a debug file with that build ID in a search
 //           directory; .gnu_debuglink (binary's dir, its .debug/, <debugdir>/<binary's dir>/,
-//           CRC checked); else names only from a symbol table (.symtab of the binary, .symtab of a
-//           separate debug file, .dynsym of the binary).
+//           CRC checked); .gnu_debugdata (MiniDebugInfo: the xz-compressed .symtab, with the
+//           binary's .dynsym for what it leaves out); else names only from a symbol table (.symtab of
+//           the binary, .symtab of a separate debug file, .dynsym of the binary).
+//   dwz:    when the debug file has .gnu_debugaltlink, its supplementary file: the recorded path
+//           (relative paths from the debug file's directory), <debugdir>/.build-id/ab/cdef....debug
+//           of the supplementary build ID, the recorded path moved from /usr/lib/debug into each
+//           debug directory, a file with that build ID in a search directory; its build ID (or
+//           .debug_sup checksum) must be the one the link names.
 // Every candidate tried is recorded with its outcome, so the status says exactly what happened.
 #pragma once
 
@@ -81,6 +87,15 @@ struct LocateResult {
     ElfFilePtr symbols; ///< file whose symbol table names the physical frames; null for none
     SymbolTable::Kind symbolKind = SymbolTable::Kind::Static;
 
+    /// dwz: the supplementary file named by dwarf's .gnu_debugaltlink; null when there is none.
+    ElfFilePtr supplementary;
+    std::string supplementaryPath;
+    /// Why dwarf's supplementary file is missing (the candidates are in tried); empty otherwise.
+    std::string supplementaryProblem;
+    /// With MiniDebugInfo: the binary, whose .dynsym names the functions the MiniDebugInfo
+    /// .symtab leaves out; null otherwise.
+    ElfFilePtr dynamicSymbols;
+
     std::vector<std::string> tried; ///< "candidate: outcome", in the order tried
 
     /// One line: the status and, for failures, the reason ("build ID mismatch: /p has build ID
@@ -99,6 +114,11 @@ public:
 
     /// Looks up the binary and its debug info. Thread-safe after buildIndex().
     LocateResult locate(std::string_view recordedPath, std::string_view buildId) const;
+
+    /// Finds the dwz supplementary file of r.dwarf when it has a .gnu_debugaltlink (sets
+    /// supplementary, supplementaryPath or supplementaryProblem, appends to tried). locate()
+    /// calls it; call it again after replacing r.dwarf (a file from debuginfod).
+    void locateSupplementary(LocateResult& r) const;
 
     const LocatorOptions& options() const { return m_options; }
     /// The debug directories in search order (user ones, then the default when enabled).

@@ -10,8 +10,11 @@
 #include <llvm/Support/Error.h>
 #include <llvm/Support/MemoryBuffer.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <optional>
+#include <string_view>
 
 namespace symflame::symbolize {
 
@@ -36,6 +39,54 @@ struct TextSection {
     uint64_t index;
 };
 
+// References and strings into the dwz supplementary file (GNU forms, and DWARF 5's).
+bool isSupplementaryReference(llvm::dwarf::Form f)
+{
+    return f == llvm::dwarf::DW_FORM_GNU_ref_alt || f == llvm::dwarf::DW_FORM_ref_sup4
+        || f == llvm::dwarf::DW_FORM_ref_sup8;
+}
+bool isSupplementaryString(llvm::dwarf::Form f)
+{
+    return f == llvm::dwarf::DW_FORM_GNU_strp_alt || f == llvm::dwarf::DW_FORM_strp_sup;
+}
+
+// The last symbol of t at or before address, or null.
+const SymbolTable::Symbol* lastAtOrBefore(const SymbolTable& t, uint64_t address)
+{
+    const auto& v = t.symbols();
+    auto it = std::upper_bound(
+        v.begin(), v.end(), address, [](uint64_t a, const SymbolTable::Symbol& s) { return a < s.address; });
+    return it == v.begin() ? nullptr : &*std::prev(it);
+}
+
+// The symbol covering address when tables a and b are read as one table (SymbolTable's rules:
+// the closest symbol at or before the address, the larger one of two at the same address; size 0
+// reaches the next symbol). *from is the table it came from.
+const SymbolTable::Symbol* findInUnion(
+    const SymbolTable& a, const SymbolTable& b, uint64_t address, const SymbolTable** from)
+{
+    const SymbolTable::Symbol* sa = lastAtOrBefore(a, address);
+    const SymbolTable::Symbol* sb = lastAtOrBefore(b, address);
+    const bool takeB = sb && (!sa || sb->address > sa->address || (sb->address == sa->address && sb->size > sa->size));
+    const SymbolTable::Symbol* s = takeB ? sb : sa;
+    *from = takeB ? &b : &a;
+    if (!s || (s->size != 0 && address - s->address >= s->size))
+        return nullptr;
+    return s;
+}
+
+Result<std::unique_ptr<llvm::object::ObjectFile>> openObject(const ElfFile& file)
+{
+    const auto bytes = file.bytes();
+    llvm::MemoryBufferRef ref(llvm::StringRef(reinterpret_cast<const char*>(bytes.data()), bytes.size()), file.path());
+    auto obj = llvm::object::ObjectFile::createELFObjectFile(ref);
+    if (!obj) {
+        const std::string msg = llvm::toString(obj.takeError());
+        return makeError(ErrorCode::InvalidInput, "llvm cannot read the object file: " + msg, file.path());
+    }
+    return std::move(*obj);
+}
+
 } // namespace
 
 struct DwarfSymbolizer::Impl {
@@ -44,7 +95,13 @@ struct DwarfSymbolizer::Impl {
     std::unique_ptr<llvm::object::ObjectFile> object;
     std::unique_ptr<llvm::DWARFContext> context;
     SymbolTable symbols;
+    SymbolTable dynamicSymbols; // consulted where symbols has no entry
     std::vector<TextSection> textSections;
+
+    // The dwz supplementary file, when the DWARF has one.
+    std::unique_ptr<llvm::object::ObjectFile> supplementaryObject;
+    std::unique_ptr<llvm::DWARFContext> supplementary;
+    std::unordered_map<const llvm::DWARFUnit*, bool> supplementaryUnitChecked;
 
     size_t warningCount = 0;
     std::vector<std::string> warnings;
@@ -118,6 +175,110 @@ struct DwarfSymbolizer::Impl {
         return ok;
     }
 
+    /// The DIE at offset in the supplementary file's .debug_info, invalid when there is none or
+    /// its unit is malformed.
+    llvm::DWARFDie supplementaryDie(uint64_t offset)
+    {
+        llvm::DWARFCompileUnit* u = supplementary ? supplementary->getCompileUnitForOffset(offset) : nullptr;
+        if (!u)
+            return {};
+        auto [it, inserted] = supplementaryUnitChecked.try_emplace(u, true);
+        if (inserted)
+            it->second = treeIsConsistent(*u);
+        return it->second ? u->getDIEForOffset(offset) : llvm::DWARFDie();
+    }
+
+    bool inSupplementary(const llvm::DWARFDie& die) const
+    {
+        return supplementary && &die.getDwarfUnit()->getContext() == supplementary.get();
+    }
+
+    /// The DIE attr of die refers to; alt references of the main file lead into the
+    /// supplementary file.
+    llvm::DWARFDie referencedDie(const llvm::DWARFDie& die, llvm::dwarf::Attribute attr)
+    {
+        const std::optional<llvm::DWARFFormValue> v = die.find(attr);
+        if (!v)
+            return {};
+        if (isSupplementaryReference(v->getForm()))
+            return inSupplementary(die) ? llvm::DWARFDie() : supplementaryDie(v->getRawUValue());
+        return die.getAttributeValueAsReferencedDie(*v);
+    }
+
+    /// As DWARFDie::findRecursively: the first of attrs on die, else depth first through
+    /// DW_AT_specification (searched first) and DW_AT_abstract_origin, each DIE visited once.
+    std::optional<llvm::DWARFFormValue> findRecursively(
+        const llvm::DWARFDie& start, llvm::ArrayRef<llvm::dwarf::Attribute> attrs)
+    {
+        std::vector<llvm::DWARFDie> work { start };
+        std::vector<const llvm::DWARFDebugInfoEntry*> seen { start.getDebugInfoEntry() };
+        while (!work.empty()) {
+            const llvm::DWARFDie die = work.back();
+            work.pop_back();
+            if (!die.isValid())
+                continue;
+            if (auto v = die.find(attrs))
+                return v;
+            for (const llvm::dwarf::Attribute a :
+                { llvm::dwarf::DW_AT_abstract_origin, llvm::dwarf::DW_AT_specification }) {
+                const llvm::DWARFDie next = referencedDie(die, a);
+                if (next.isValid() && std::find(seen.begin(), seen.end(), next.getDebugInfoEntry()) == seen.end()) {
+                    seen.push_back(next.getDebugInfoEntry());
+                    work.push_back(next);
+                }
+            }
+        }
+        return std::nullopt;
+    }
+
+    std::optional<std::string_view> stringOf(const llvm::DWARFFormValue& v)
+    {
+        if (isSupplementaryString(v.getForm())) {
+            if (!supplementary)
+                return std::nullopt;
+            const llvm::StringRef str = supplementary->getDWARFObj().getStrSection();
+            const uint64_t offset = v.getRawUValue();
+            const size_t end = offset < str.size() ? str.find('\0', offset) : llvm::StringRef::npos;
+            if (end == llvm::StringRef::npos)
+                return std::nullopt;
+            return std::string_view(str.data() + offset, end - offset);
+        }
+        llvm::Expected<const char*> s = v.getAsCString();
+        if (!s) {
+            llvm::consumeError(s.takeError());
+            return std::nullopt;
+        }
+        return std::string_view(*s);
+    }
+
+    /// Function names and start lines of the inline chain at address, resolved through the
+    /// supplementary file (DWARFDie::getSubroutineName with linkage names, getDeclLine).
+    void resolveThroughSupplementary(uint64_t address, llvm::DIInliningInfo& info)
+    {
+        llvm::DWARFCompileUnit* cu = context->getCompileUnitForCodeAddress(address);
+        if (!cu)
+            return;
+        llvm::SmallVector<llvm::DWARFDie, 4> chain;
+        cu->getInlinedChainForAddress(address, chain);
+        if (chain.size() != info.getNumberOfFrames())
+            return;
+        using llvm::dwarf::DW_AT_decl_line, llvm::dwarf::DW_AT_linkage_name, llvm::dwarf::DW_AT_MIPS_linkage_name,
+            llvm::dwarf::DW_AT_name;
+        for (size_t i = 0; i < chain.size(); ++i) {
+            llvm::DILineInfo* frame = info.getMutableFrame(static_cast<int>(i));
+            std::optional<std::string_view> name;
+            if (auto v = findRecursively(chain[i], { DW_AT_MIPS_linkage_name, DW_AT_linkage_name }))
+                name = stringOf(*v);
+            if (!name)
+                if (auto v = findRecursively(chain[i], { DW_AT_name }))
+                    name = stringOf(*v);
+            frame->FunctionName = name ? std::string(*name) : std::string(llvm::DILineInfo::BadString);
+            frame->StartLine = 0;
+            if (auto v = findRecursively(chain[i], { DW_AT_decl_line }))
+                frame->StartLine = static_cast<uint32_t>(v->getAsUnsignedConstant().value_or(0));
+        }
+    }
+
     uint64_t sectionIndexFor(uint64_t address) const
     {
         for (const TextSection& s : textSections)
@@ -163,25 +324,40 @@ Result<std::unique_ptr<DwarfSymbolizer>> DwarfSymbolizer::create(const ModuleFil
             return t.error();
         d.symbols = std::move(*t);
     }
+    if (files.dynamicSymbols) {
+        auto t = SymbolTable::load(files.dynamicSymbols, SymbolTable::Kind::Dynamic);
+        if (!t)
+            return t.error();
+        d.dynamicSymbols = std::move(*t);
+    }
     if (files.binary) {
         for (const ElfSection& sec : files.binary->sections())
             if ((sec.flags & elf::SHF_EXECINSTR) && sec.type != elf::SHT_NOBITS && sec.size > 0)
                 d.textSections.push_back({ sec.addr, sec.addr + sec.size, sec.index });
     }
+    Impl* impl = &d;
+    auto handler = [impl](llvm::Error e) { impl->warn(std::move(e)); };
     if (files.dwarf) {
-        const auto bytes = files.dwarf->bytes();
-        llvm::MemoryBufferRef ref(
-            llvm::StringRef(reinterpret_cast<const char*>(bytes.data()), bytes.size()), files.dwarf->path());
-        auto obj = llvm::object::ObjectFile::createELFObjectFile(ref);
-        if (!obj) {
-            const std::string msg = llvm::toString(obj.takeError());
-            return makeError(ErrorCode::InvalidInput, "llvm cannot read the object file: " + msg, files.dwarf->path());
-        }
+        auto obj = openObject(*files.dwarf);
+        if (!obj)
+            return obj.error();
         d.object = std::move(*obj);
-        Impl* impl = &d;
-        auto handler = [impl](llvm::Error e) { impl->warn(std::move(e)); };
+        // DWPName "": split units are looked up in <debug file>.dwp, then at comp_dir/dwo_name.
         d.context = llvm::DWARFContext::create(
             *d.object, llvm::DWARFContext::ProcessDebugRelocations::Process, nullptr, "", handler, handler, false);
+    }
+    if (files.dwarf && files.dwarf->debugAltLink() && !files.supplementary) {
+        ++d.warningCount;
+        d.warnings.push_back("the dwz supplementary file " + files.dwarf->debugAltLink()->path
+            + " is not available: names of functions dwz moved into it are unknown");
+    }
+    if (files.dwarf && files.supplementary) {
+        auto obj = openObject(*files.supplementary);
+        if (!obj)
+            return obj.error();
+        d.supplementaryObject = std::move(*obj);
+        d.supplementary = llvm::DWARFContext::create(*d.supplementaryObject,
+            llvm::DWARFContext::ProcessDebugRelocations::Process, nullptr, "", handler, handler, false);
     }
     return s;
 }
@@ -189,6 +365,11 @@ Result<std::unique_ptr<DwarfSymbolizer>> DwarfSymbolizer::create(const ModuleFil
 bool DwarfSymbolizer::hasDwarf() const
 {
     return d->context != nullptr;
+}
+
+bool DwarfSymbolizer::usesSupplementary() const
+{
+    return d->supplementary != nullptr;
 }
 
 size_t DwarfSymbolizer::symbolCount() const
@@ -220,17 +401,22 @@ Status DwarfSymbolizer::symbolize(
             return makeError(ErrorCode::Cancelled, "symbolization cancelled");
         const uint64_t address = addresses[i];
         llvm::DIInliningInfo info;
-        if (d->context && d->unitUsable(address))
+        if (d->context && d->unitUsable(address)) {
             info = d->context->getInliningInfoForAddress({ address, d->sectionIndexFor(address) }, spec);
+            if (d->supplementary && info.getNumberOfFrames() > 0)
+                d->resolveThroughSupplementary(address, info);
+        }
         if (info.getNumberOfFrames() == 0)
             info.addFrame(DILineInfo());
         // As llvm-symbolizer: the symbol table names the physical frame, and a local symbol's
         // STT_FILE gives the file when DWARF gave none.
-        if (const SymbolTable::Symbol* sym = d->symbols.find(address)) {
+        const SymbolTable* table = nullptr;
+        const SymbolTable::Symbol* sym = findInUnion(d->symbols, d->dynamicSymbols, address, &table);
+        if (sym) {
             DILineInfo* last = info.getMutableFrame(static_cast<int>(info.getNumberOfFrames()) - 1);
             last->FunctionName = std::string(sym->name);
             if (last->FileName == DILineInfo::BadString) {
-                const std::string_view file = d->symbols.fileOf(*sym);
+                const std::string_view file = table->fileOf(*sym);
                 if (!file.empty())
                     last->FileName = std::string(file);
             }

@@ -236,7 +236,8 @@ Status ElfFile::parseImpl()
                 s.flags = read32(p + 24);
                 s.align = read32(p + 28);
             }
-            if ((s.type == elf::PT_LOAD || s.type == elf::PT_NOTE) && !fits(s.offset, s.filesz, size))
+            // A segment without file bytes may name any offset (debug-only files shrunk by objcopy).
+            if ((s.type == elf::PT_LOAD || s.type == elf::PT_NOTE) && s.filesz > 0 && !fits(s.offset, s.filesz, size))
                 return makeError(ErrorCode::Truncated,
                     "program header " + std::to_string(i) + " (offset " + hex64(s.offset) + ", size " + hex64(s.filesz)
                         + ") extends past the end of the file (" + std::to_string(size) + " bytes)");
@@ -451,6 +452,31 @@ void ElfFile::parseLinks()
             const size_t len = static_cast<const uint8_t*>(nul) - d.data();
             m_debugAltLink
                 = DebugAltLink { std::string(reinterpret_cast<const char*>(d.data()), len), toHex(d.subspan(len + 1)) };
+        }
+    }
+    // .debug_sup (DWARF 5, uncompressed): u16 version, u8 is_supplementary, file name (NUL
+    // terminated), ULEB128 checksum length, checksum.
+    if (const ElfSection* s = findSection(".debug_sup"); !m_debugAltLink && s && s->hasData()) {
+        const auto d = sectionData(*s);
+        const void* nul = d.size() > 3 ? std::memchr(d.data() + 3, 0, d.size() - 3) : nullptr;
+        if (nul && read16(d.data()) == 5 && d[2] <= 1) {
+            const size_t nameEnd = static_cast<const uint8_t*>(nul) - d.data();
+            uint64_t checksumSize = 0;
+            size_t p = nameEnd + 1;
+            for (int shift = 0; p < d.size() && shift < 64; shift += 7) {
+                checksumSize |= uint64_t(d[p] & 0x7f) << shift;
+                if (!(d[p++] & 0x80))
+                    break;
+            }
+            if (fits(p, checksumSize, d.size())) {
+                const std::string checksum = toHex(d.subspan(p, checksumSize));
+                if (d[2] == 1)
+                    m_supplementaryChecksum = checksum;
+                else
+                    m_debugAltLink
+                        = DebugAltLink { std::string(reinterpret_cast<const char*>(d.data() + 3), nameEnd - 3),
+                              checksum, true };
+            }
         }
     }
 }

@@ -1,6 +1,6 @@
 // A bounds-checked reader of ELF files (32 and 64 bit, either byte order) over a mapped file:
 // the file header, program headers, section headers and names, notes (GNU and Go build IDs),
-// .gnu_debuglink and .gnu_debugaltlink, and which debug-relevant sections exist and how they
+// .gnu_debuglink, .gnu_debugaltlink and .debug_sup, and which debug-relevant sections exist and how they
 // are compressed. Every offset and count read from the file is checked against its size: a
 // malformed file gives an error value, never a crash.
 #pragma once
@@ -89,9 +89,12 @@ struct DebugLink {
     uint32_t crc = 0; ///< CRC-32 of the whole debug file
 };
 
+/// The supplementary (dwz) file a debug file's DWARF refers into: .gnu_debugaltlink (GNU), or
+/// DWARF 5's .debug_sup with is_supplementary 0.
 struct DebugAltLink {
-    std::string path; ///< supplementary (dwz) file, as recorded
-    std::string buildId; ///< its build ID, lower-case hex
+    std::string path; ///< supplementary file, as recorded (may be relative to the debug file's dir)
+    std::string buildId; ///< its build ID (.gnu_debugaltlink) or .debug_sup checksum, lower-case hex
+    bool debugSup = false; ///< from .debug_sup
 };
 
 struct ElfNote {
@@ -157,6 +160,9 @@ public:
     const std::string& goBuildId() const { return m_goBuildId; }
     const std::optional<DebugLink>& debugLink() const { return m_debugLink; }
     const std::optional<DebugAltLink>& debugAltLink() const { return m_debugAltLink; }
+    /// A DWARF 5 supplementary file's own checksum (.debug_sup with is_supplementary 1),
+    /// lower-case hex; empty otherwise.
+    const std::string& supplementaryChecksum() const { return m_supplementaryChecksum; }
     const ElfContents& contents() const { return m_contents; }
 
     /// Calls fn for every note in SHT_NOTE sections, or, when the file has none (no section
@@ -192,6 +198,7 @@ private:
     std::string m_goBuildId;
     std::optional<DebugLink> m_debugLink;
     std::optional<DebugAltLink> m_debugAltLink;
+    std::string m_supplementaryChecksum;
     ElfContents m_contents;
 };
 

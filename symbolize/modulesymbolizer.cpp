@@ -19,7 +19,10 @@ public:
         return m_impl->symbolize(addresses, out, cancel);
     }
     DebugSource source() const override { return m_source; }
-    const char* engineName() const override { return "llvm-dwarf"; }
+    const char* engineName() const override
+    {
+        return m_impl->usesSupplementary() ? "llvm-dwarf+dwz" : "llvm-dwarf";
+    }
     size_t warningCount() const override { return m_impl->warningCount(); }
     std::vector<std::string> warnings() const override { return m_impl->warnings(); }
 
@@ -38,7 +41,8 @@ model::Result<std::unique_ptr<ModuleSymbolizer>> openModuleSymbolizer(
     if (located.source == DebugSource::None)
         return model::makeError(model::ErrorCode::NotFound, located.summary());
 
-    ModuleFiles files { located.binary, located.dwarf, located.symbols, located.symbolKind };
+    ModuleFiles files { located.binary, located.dwarf, located.symbols, located.symbolKind, located.supplementary,
+        located.dynamicSymbols };
     DwarfSymbolizer::Options so;
     so.demangle = options.demangle;
     so.maxWarnings = options.maxWarnings;

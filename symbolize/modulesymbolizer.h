@@ -1,8 +1,11 @@
 // One entry point for symbolizing the addresses of a located module, whatever engine its files
 // call for. openModuleSymbolizer() looks at what DebugInfoLocator found and picks the engine:
-//   - LLVM 19's DWARF reader (DwarfSymbolizer) for DWARF, with the symbol table naming physical
-//     frames, and for symbol tables alone;
-// further engines (Go's gopclntab, libdw for dwz-processed debug files) plug in here, so that the
+//   - LLVM 19's DWARF reader (DwarfSymbolizer) for DWARF (including split DWARF: .dwo, .dwp), with
+//     the symbol table naming physical frames, and for symbol tables alone (.symtab, .dynsym,
+//     MiniDebugInfo's .symtab plus .dynsym);
+//   - the same, with dwz's alt references resolved by DwarfSymbolizer itself through the
+//     supplementary file ("llvm-dwarf+dwz"), for debug files with .gnu_debugaltlink;
+// further engines (Go's gopclntab) plug in here, so that the
 // profile pass (Symbolizer) and `symflame lookup` always agree on which engine serves a module.
 #pragma once
 

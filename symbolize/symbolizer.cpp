@@ -144,6 +144,10 @@ void fetchForJob(const Job& job, const DebugInfoLocator& locator, DebuginfodClie
     r.located.dwarf = *elf;
     r.located.dwarfPath = f.path;
     r.located.source = DebugSource::Debuginfod;
+    r.located.supplementary.reset();
+    r.located.supplementaryPath.clear();
+    r.located.supplementaryProblem.clear();
+    locator.locateSupplementary(r.located); // a dwz-processed download names its alt file
     if (!r.located.symbols || r.located.symbolKind == SymbolTable::Kind::Dynamic) {
         if ((*elf)->contents().symtab) {
             r.located.symbols = *elf;
@@ -637,12 +641,9 @@ Result<SymbolizeReport> Symbolizer::run(Profile& p, model::Progress* progress)
     Merger merger(p);
     std::string mergeError;
     for (size_t j = 0; j < jobs.size() && mergeError.empty(); ++j) {
-        results[j].located.binary.reset(); // let the mapped files go
-        results[j].located.dwarf.reset();
-        results[j].located.symbols.reset();
         merger.merge(jobs[j], results[j], report.mappings, &mergeError);
         report.addressesLookedUp += results[j].answers.size();
-        results[j] = JobResult(); // free the answers
+        results[j] = JobResult(); // free the answers and let the mapped files go
     }
     if (!mergeError.empty())
         return makeError(ErrorCode::TooLarge, mergeError);

@@ -12,11 +12,11 @@ symflame_add_test(NAME tst_debuginfod SOURCES tst_debuginfod.cpp symfixturehelpe
   LIBS symbolize DEPENDS symfixtures symflame TIMEOUT 600)
 target_compile_definitions(tst_debuginfod PRIVATE ${SF_DEFINES} SYMFLAME_EXECUTABLE="$<TARGET_FILE:symflame>")
 
-# The viewer's debuginfod settings and dialog (offscreen).
+# The viewer's symbolization settings and their dialog (offscreen).
 if(TARGET ui)
-  symflame_add_test(NAME tst_debuginfodsettings SOURCES tst_debuginfodsettings.cpp LIBS ui TIMEOUT 120)
-  target_link_libraries(tst_debuginfodsettings PRIVATE Qt6::Widgets)
-  set_target_properties(tst_debuginfodsettings PROPERTIES AUTOMOC_COMPILER_PREDEFINES OFF)
+  symflame_add_test(NAME tst_symbolizesettings SOURCES tst_symbolizesettings.cpp LIBS ui TIMEOUT 120)
+  target_link_libraries(tst_symbolizesettings PRIVATE Qt6::Widgets)
+  set_target_properties(tst_symbolizesettings PROPERTIES AUTOMOC_COMPILER_PREDEFINES OFF)
 endif()
 
 # symflame debuginfo check, against llvm-dwarfdump-19 and readelf.

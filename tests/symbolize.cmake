@@ -13,6 +13,9 @@ find_program(SYMFLAME_CLANG NAMES clang-14 clang)
 find_program(SYMFLAME_LLD NAMES ld.lld ld.lld-14)
 find_program(SYMFLAME_RUSTC NAMES rustc HINTS "$ENV{HOME}/.cargo/bin")
 find_program(SYMFLAME_GO NAMES go)
+find_program(SYMFLAME_DWZ NAMES dwz REQUIRED)
+find_program(SYMFLAME_XZ NAMES xz REQUIRED)
+find_program(SYMFLAME_LLVM_DWP NAMES llvm-dwp-19 llvm-dwp HINTS /usr/lib/llvm-19/bin REQUIRED)
 
 set(SF_SRC "${CMAKE_CURRENT_SOURCE_DIR}/symfixtures")
 set(SF "${CMAKE_CURRENT_BINARY_DIR}/symfixtures")
@@ -24,6 +27,11 @@ set(SF_CC "${CMAKE_C_COMPILER}")
 set(SF_BUILDID_CXX "5f1e0c0ffee0123456789abcdef0123456789abc")
 string(SUBSTRING "${SF_BUILDID_CXX}" 0 2 SF_BUILDID_CXX_DIR)
 string(SUBSTRING "${SF_BUILDID_CXX}" 2 -1 SF_BUILDID_CXX_REST)
+# ... and for the two binaries whose debug files dwz processes together.
+set(SF_BUILDID_DWZ_A "d2a0000000000000000000000000000000000001")
+set(SF_BUILDID_DWZ_B "d2b0000000000000000000000000000000000002")
+set(SF_BUILDID_DWZ4_A "d4a0000000000000000000000000000000000003")
+set(SF_BUILDID_DWZ4_B "d4b0000000000000000000000000000000000004")
 
 # symfixture(OUTPUT <file> [more outputs] COMMAND ... [COMMAND ...] DEPENDS ...): one fixture
 # build step; its outputs are collected in SF_OUTPUTS.
@@ -148,6 +156,96 @@ symfixture(OUTPUT "${SF}/selflink/c_selflink"
   COMMAND "${CMAKE_COMMAND}" -E rename "${SF}/selflink/c_selflink.tmp" "${SF}/selflink/c_selflink"
   DEPENDS "${SF}/c_pie")
 
+# dwz: two binaries' separate debug files processed by `dwz -m`, which moves what they share into a
+# supplementary file. The originals are kept (the oracle's input). <layout>/debug is a debug
+# directory holding the debug files by build ID and, in .dwz/, the supplementary file:
+#   dwz/   DWARF 5 input, GNU forms, link to /usr/lib/debug/.dwz/symflame-fixture.debug (-M);
+#   dwz5/  DWARF 5 input, DWARF 5 forms (.debug_sup, DW_FORM_ref_sup4 / strp_sup, -5), relative link (-r);
+#   dwz4/  DWARF 4 input, GNU forms, relative link (-r).
+# Each layout's binaries are <layout>/bin/dwz_a (PIE) and dwz_b (non-PIE).
+foreach(v "dwz_a;${SF_BUILDID_DWZ_A};-fPIE;-pie;-g" "dwz_b;${SF_BUILDID_DWZ_B};-fno-pie;-no-pie;-g"
+          "dwz4_a;${SF_BUILDID_DWZ4_A};-fPIE;-pie;-gdwarf-4" "dwz4_b;${SF_BUILDID_DWZ4_B};-fno-pie;-no-pie;-gdwarf-4")
+  list(GET v 0 name)
+  list(GET v 1 id)
+  list(GET v 2 cflag)
+  list(GET v 3 lflag)
+  list(GET v 4 gflag)
+  symfixture(OUTPUT "${SF}/dwz/full/${name}"
+    COMMAND "${CMAKE_COMMAND}" -E make_directory "${SF}/dwz/full"
+    COMMAND "${SF_CXX}" -O2 ${gflag} ${cflag} ${lflag} ${SF_CXX_ARGS} -Wl,--build-id=0x${id} -o "${SF}/dwz/full/${name}"
+    DEPENDS ${SF_CXX_DEPS})
+endforeach()
+set(SF_DWZ_OUTPUTS)
+set(SF_DWZ_COMMANDS)
+foreach(v "dwz;dwz_a;dwz_b;${SF_BUILDID_DWZ_A};${SF_BUILDID_DWZ_B}" "dwz5;dwz_a;dwz_b;${SF_BUILDID_DWZ_A};${SF_BUILDID_DWZ_B}"
+          "dwz4;dwz4_a;dwz4_b;${SF_BUILDID_DWZ4_A};${SF_BUILDID_DWZ4_B}")
+  list(GET v 0 layout)
+  foreach(which a b)
+    if(which STREQUAL "a")
+      list(GET v 1 full)
+      list(GET v 3 id)
+    else()
+      list(GET v 2 full)
+      list(GET v 4 id)
+    endif()
+    set(name dwz_${which})
+    string(SUBSTRING "${id}" 0 2 dir)
+    string(SUBSTRING "${id}" 2 -1 rest)
+    set(SF_DWZ_${layout}_${name} "${SF}/${layout}/debug/.build-id/${dir}/${rest}.debug")
+    list(APPEND SF_DWZ_OUTPUTS "${SF}/${layout}/bin/${name}" "${SF}/${layout}/orig/${name}.debug"
+      "${SF_DWZ_${layout}_${name}}")
+    list(APPEND SF_DWZ_COMMANDS
+      COMMAND "${CMAKE_COMMAND}" -E make_directory "${SF}/${layout}/bin" "${SF}/${layout}/orig"
+              "${SF}/${layout}/debug/.build-id/${dir}" "${SF}/${layout}/debug/.dwz"
+      COMMAND "${SYMFLAME_OBJCOPY}" --only-keep-debug "${SF}/dwz/full/${full}" "${SF}/${layout}/orig/${name}.debug"
+      COMMAND "${SYMFLAME_STRIP}" --strip-all "${SF}/dwz/full/${full}" -o "${SF}/${layout}/bin/${name}"
+      COMMAND "${CMAKE_COMMAND}" -E copy "${SF}/${layout}/orig/${name}.debug" "${SF_DWZ_${layout}_${name}}")
+  endforeach()
+endforeach()
+list(APPEND SF_DWZ_OUTPUTS "${SF}/dwz/debug/.dwz/symflame-fixture.debug" "${SF}/dwz5/debug/.dwz/symflame-fixture.sup"
+  "${SF}/dwz4/debug/.dwz/symflame-fixture.debug")
+symfixture(OUTPUT ${SF_DWZ_OUTPUTS}
+  ${SF_DWZ_COMMANDS}
+  COMMAND "${SYMFLAME_DWZ}" -m "${SF}/dwz/debug/.dwz/symflame-fixture.debug"
+          -M /usr/lib/debug/.dwz/symflame-fixture.debug "${SF_DWZ_dwz_dwz_a}" "${SF_DWZ_dwz_dwz_b}"
+  COMMAND "${SYMFLAME_DWZ}" -5 -r -m "${SF}/dwz5/debug/.dwz/symflame-fixture.sup"
+          "${SF_DWZ_dwz5_dwz_a}" "${SF_DWZ_dwz5_dwz_b}"
+  COMMAND "${SYMFLAME_DWZ}" -r -m "${SF}/dwz4/debug/.dwz/symflame-fixture.debug"
+          "${SF_DWZ_dwz4_dwz_a}" "${SF_DWZ_dwz4_dwz_b}"
+  DEPENDS "${SF}/dwz/full/dwz_a" "${SF}/dwz/full/dwz_b" "${SF}/dwz/full/dwz4_a" "${SF}/dwz/full/dwz4_b")
+
+# MiniDebugInfo (tests/symfixtures/minidebuginfo.sh): a C program and a shared library; their
+# symbol-table-only copies (DWARF dropped) are what llvm-symbolizer's names are taken from.
+foreach(pair "c_pie;c_mini;c_symtab" "libsfshapes.so;libsfshapes_mini.so;libsfshapes_symtab.so")
+  list(GET pair 0 in)
+  list(GET pair 1 out)
+  list(GET pair 2 symtab)
+  symfixture(OUTPUT "${SF}/${out}"
+    COMMAND sh "${SF_SRC}/minidebuginfo.sh" "${SYMFLAME_NM}" "${SYMFLAME_OBJCOPY}" "${SYMFLAME_STRIP}" "${SYMFLAME_XZ}"
+            "${SF}/${in}" "${SF}/${out}"
+    DEPENDS "${SF}/${in}" "${SF_SRC}/minidebuginfo.sh")
+  symfixture(OUTPUT "${SF}/${symtab}"
+    COMMAND "${SYMFLAME_OBJCOPY}" --strip-debug "${SF}/${in}" "${SF}/${symtab}" DEPENDS "${SF}/${in}")
+endforeach()
+
+# Split DWARF, compiled and linked in separate steps so that the skeleton units name their .dwo
+# relative to DW_AT_comp_dir (the directory the compiler ran in): a C++ program with its .dwo
+# beside it; a C program whose .dwo files were packed by llvm-dwp into <binary>.dwp and removed.
+file(MAKE_DIRECTORY "${SF}/split" "${SF}/split_dwp")
+symfixture(OUTPUT "${SF}/split/cxx_split" "${SF}/split/inline.dwo"
+  COMMAND "${SF_CXX}" -O2 -g -gsplit-dwarf -fPIE -std=c++17 -I "${SF_SRC}" -c "${SF_SRC}/inline.cpp" -o inline.o
+  COMMAND "${SF_CXX}" -fPIE -pie inline.o -L "${SF}" -lsfshapes -o cxx_split
+  COMMAND "${CMAKE_COMMAND}" -E rm -f inline.o
+  WORKING_DIRECTORY "${SF}/split"
+  DEPENDS ${SF_CXX_DEPS})
+symfixture(OUTPUT "${SF}/split_dwp/c_split_dwp" "${SF}/split_dwp/c_split_dwp.dwp"
+  COMMAND "${SF_CC}" -O2 -g -gsplit-dwarf -fPIE -c "${SF_SRC}/cprog.c" -o cprog.o
+  COMMAND "${SF_CC}" -fPIE -pie cprog.o -o c_split_dwp
+  COMMAND "${SYMFLAME_LLVM_DWP}" -e c_split_dwp -o c_split_dwp.dwp
+  COMMAND "${CMAKE_COMMAND}" -E rm -f cprog.o cprog.dwo
+  WORKING_DIRECTORY "${SF}/split_dwp"
+  DEPENDS "${SF_SRC}/cprog.c")
+
 add_custom_target(symfixtures DEPENDS ${SF_OUTPUTS})
 
 set(SF_DEFINES
@@ -158,6 +256,12 @@ set(SF_DEFINES
   SYMFLAME_CXXFILT="${SYMFLAME_CXXFILT}"
   SYMFLAME_LLVM_CXXFILT="${SYMFLAME_LLVM_CXXFILT}"
   SYMFLAME_FIXTURE_BUILDID="${SF_BUILDID_CXX}"
+  SYMFLAME_FIXTURE_BUILDID_DWZ_A="${SF_BUILDID_DWZ_A}"
+  SYMFLAME_FIXTURE_BUILDID_DWZ_B="${SF_BUILDID_DWZ_B}"
+  SYMFLAME_FIXTURE_BUILDID_DWZ4_A="${SF_BUILDID_DWZ4_A}"
+  SYMFLAME_FIXTURE_BUILDID_DWZ4_B="${SF_BUILDID_DWZ4_B}"
+  SYMFLAME_OBJCOPY="${SYMFLAME_OBJCOPY}"
+  SYMFLAME_XZ="${SYMFLAME_XZ}"
   SYMFLAME_HAVE_CLANG=$<BOOL:${SF_HAVE_CLANG}>
   SYMFLAME_HAVE_CROSS=$<BOOL:${SF_HAVE_CROSS}>
   SYMFLAME_HAVE_RUST=$<BOOL:${SF_HAVE_RUST}>

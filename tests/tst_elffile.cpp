@@ -5,6 +5,7 @@
 #include "symbolize/addressnormalizer.h"
 #include "symbolize/crc32.h"
 #include "symbolize/elffile.h"
+#include "symbolize/minidebuginfo.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -12,6 +13,7 @@
 #include <QJsonObject>
 #include <QObject>
 #include <QProcess>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include "symfixturehelpers.h"
@@ -93,6 +95,7 @@ private slots:
     void contents();
     void debugLinkCrc();
     void goBuildId();
+    void miniDebugInfo();
     void crcKnownAnswers();
     void notElf();
     void truncatedAtEveryLength();
@@ -114,6 +117,13 @@ void TestElfFile::againstReadobj_data()
             .arg(QStringLiteral(SYMFLAME_FIXTURE_BUILDID).left(2), QStringLiteral(SYMFLAME_FIXTURE_BUILDID).mid(2)));
     for (const char* f : { "fs_i386", "fs_mips", "fs_ppc64", "fs_aarch64" })
         QTest::addRow("%s", f) << fixture(f);
+    for (const char* f : { "c_mini", "libsfshapes_mini.so", "dwz/bin/dwz_a", "dwz/orig/dwz_a.debug",
+             "dwz/debug/.dwz/symflame-fixture.debug", "dwz5/debug/.dwz/symflame-fixture.sup", "split/cxx_split",
+             "split/inline.dwo", "split_dwp/c_split_dwp", "split_dwp/c_split_dwp.dwp" })
+        QTest::addRow("%s", f) << fixture(f);
+    QTest::addRow("dwz debug file") << fixture(QStringLiteral("dwz/debug/.build-id/%1/%2.debug")
+                                                   .arg(QStringLiteral(SYMFLAME_FIXTURE_BUILDID_DWZ_A).left(2),
+                                                       QStringLiteral(SYMFLAME_FIXTURE_BUILDID_DWZ_A).mid(2)));
     QTest::addRow("rust_prog") << fixture("rust_prog");
     QTest::addRow("go_prog") << fixture("go_prog");
 }
@@ -125,7 +135,8 @@ void TestElfFile::againstReadobj()
         QSKIP(qPrintable(why));
     QVERIFY2(QFile::exists(file), qPrintable(file + " was not built"));
     const QByteArray json = run(QStringLiteral(SYMFLAME_LLVM_READOBJ),
-        { "--elf-output-style=JSON", "--file-headers", "--sections", "--program-headers", "--notes", file }, {}, 120000);
+        { "--elf-output-style=JSON", "--file-headers", "--sections", "--program-headers", "--notes", file }, {},
+        120000);
     QVERIFY(!json.isEmpty());
     QJsonParseError perr;
     const QJsonDocument doc = QJsonDocument::fromJson(json, &perr);
@@ -283,6 +294,39 @@ void TestElfFile::goBuildId()
     QCOMPARE((*elf)->buildId(), std::string()); // no GNU build ID unless linked with -B
     QVERIFY((*elf)->findSection(".gopclntab") != nullptr);
     QVERIFY((*elf)->contents().gopclntab);
+}
+
+void TestElfFile::miniDebugInfo()
+{
+    // The ELF file in .gnu_debugdata equals what objcopy and xz extract from it.
+    for (const char* name : { "c_mini", "libsfshapes_mini.so" }) {
+        auto elf = ElfFile::open(fixture(name).toStdString());
+        QVERIFY(elf.ok());
+        const ElfContents& c = (*elf)->contents();
+        QVERIFY(c.gnuDebugdata);
+        QVERIFY(!c.debugInfo);
+        QVERIFY(!c.symtab);
+        QVERIFY(c.dynsym);
+        QTemporaryDir tmp;
+        QVERIFY(tmp.isValid());
+        const QString xzPath = tmp.path() + "/debugdata.xz";
+        run(QStringLiteral(SYMFLAME_OBJCOPY),
+            { "--dump-section", ".gnu_debugdata=" + xzPath, fixture(name), tmp.path() + "/copy" });
+        QVERIFY(QFile::exists(xzPath));
+        const QByteArray want = run(QStringLiteral(SYMFLAME_XZ), { "-dc", xzPath });
+        QVERIFY(want.size() > 1000);
+        auto mini = openMiniDebugInfo(**elf);
+        QVERIFY2(mini.ok(), mini.ok() ? "" : mini.error().toString().c_str());
+        const auto got = (*mini)->bytes();
+        QCOMPARE(QByteArray(reinterpret_cast<const char*>(got.data()), qsizetype(got.size())), want);
+        QCOMPARE((*mini)->path(), (*elf)->path() + "[.gnu_debugdata]");
+        QVERIFY((*mini)->contents().symtab);
+    }
+    auto plain = ElfFile::open(fixture("c_pie").toStdString());
+    QVERIFY(plain.ok());
+    auto none = openMiniDebugInfo(**plain);
+    QVERIFY(!none.ok());
+    QCOMPARE(none.error().code, model::ErrorCode::NotFound);
 }
 
 void TestElfFile::crcKnownAnswers()

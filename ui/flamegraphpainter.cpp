@@ -1,5 +1,7 @@
 // Flame graph painting and hit testing over a FlameLayout; the geometry of a frame is computed
-// the same way for both, so what the mouse finds is what was drawn.
+// the same way for both, so what the mouse finds is what was drawn. Colors come from the
+// scheme; frames that are not highlighted while a highlight is set are blended into the
+// background.
 #include "ui/flamegraphpainter.h"
 
 #include "model/frameformat.h"
@@ -60,6 +62,8 @@ void FlameGraphPainter::setSnapshot(std::shared_ptr<const ProfileSnapshot> snaps
 {
     m_snapshot = std::move(snapshot);
     m_layout = FlameLayout();
+    m_highlight.clear();
+    m_selected = NodeId();
     setRoot(NodeId());
 }
 
@@ -74,18 +78,70 @@ void FlameGraphPainter::setRoot(NodeId node)
     m_layoutValid = false;
     if (isEmpty()) {
         m_root = NodeId();
+        m_viewBegin = m_viewEnd = 0;
         return;
     }
     const CallTree& tree = *m_snapshot->tree;
     if (!node.valid() || node.index() >= tree.size() || node == tree.root() || tree.node(node).total <= 0) {
         m_root = tree.root();
-        return;
+    } else {
+        m_root = node;
+        m_ancestors.push_back(tree.root());
+        const auto path = tree.pathTo(node);
+        m_ancestors.insert(m_ancestors.end(), path.begin(), path.end());
+        m_ancestors.pop_back(); // node itself is the layout's row 0
     }
-    m_root = node;
-    m_ancestors.push_back(tree.root());
-    const auto path = tree.pathTo(node);
-    m_ancestors.insert(m_ancestors.end(), path.begin(), path.end());
-    m_ancestors.pop_back(); // node itself is the layout's row 0
+    m_viewBegin = 0;
+    m_viewEnd = tree.node(m_root).total;
+}
+
+void FlameGraphPainter::setViewRange(int64_t begin, int64_t end)
+{
+    if (isEmpty())
+        return;
+    const int64_t total = m_snapshot->tree->node(m_root).total;
+    const int64_t span = std::clamp<int64_t>(end - begin, 1, total);
+    begin = std::clamp<int64_t>(begin, 0, total - span);
+    if (begin == m_viewBegin && begin + span == m_viewEnd)
+        return;
+    m_viewBegin = begin;
+    m_viewEnd = begin + span;
+    m_layoutValid = false;
+}
+
+bool FlameGraphPainter::isViewZoomed() const
+{
+    return !isEmpty() && (m_viewBegin > 0 || m_viewEnd < m_snapshot->tree->node(m_root).total);
+}
+
+void FlameGraphPainter::zoomView(double factor, double anchor)
+{
+    if (isEmpty() || factor <= 0)
+        return;
+    const double span = double(m_viewEnd - m_viewBegin);
+    const double at = double(m_viewBegin) + std::clamp(anchor, 0.0, 1.0) * span;
+    const double newSpan = std::max(1.0, span / factor);
+    const double begin = at - std::clamp(anchor, 0.0, 1.0) * newSpan;
+    setViewRange(int64_t(std::llround(begin)), int64_t(std::llround(begin + newSpan)));
+}
+
+void FlameGraphPainter::panView(int pixels, int width)
+{
+    if (isEmpty() || width <= 0)
+        return;
+    const auto delta = int64_t(std::llround(double(pixels) / scale(width)));
+    const int64_t span = m_viewEnd - m_viewBegin;
+    setViewRange(m_viewBegin + delta, m_viewBegin + delta + span);
+}
+
+void FlameGraphPainter::setColorScheme(ColorScheme scheme)
+{
+    m_scheme = scheme;
+}
+
+void FlameGraphPainter::setHighlight(std::vector<uint8_t> symbols)
+{
+    m_highlight = std::move(symbols);
 }
 
 void FlameGraphPainter::setFont(const QFont& font)
@@ -108,8 +164,8 @@ void FlameGraphPainter::layout(int width)
     }
     const CallTree& tree = *m_snapshot->tree;
     // A frame narrower than one pixel can't be seen or pointed at: merge runs of them.
-    const int64_t minWidth = tree.node(m_root).total / width;
-    m_layout = FlameLayout::build(tree, m_root, minWidth);
+    const int64_t minWidth = (m_viewEnd - m_viewBegin) / width;
+    m_layout = FlameLayout::build(tree, m_root, minWidth, m_viewBegin, m_viewEnd);
 }
 
 int FlameGraphPainter::rowCount() const
@@ -158,24 +214,228 @@ QColor FlameGraphPainter::frameColor(std::string_view name, bool symbolized, boo
     return QColor(QColor::fromHsv(hue, sat, val).rgb()); // 8 bits a channel, as painted
 }
 
-void FlameGraphPainter::paintFrame(QPainter& painter, const QFontMetrics& fm, const QRect& r, NodeId node,
-    uint32_t merged, bool ancestor, bool hovered, bool dark, const QPalette& palette) const
+QColor FlameGraphPainter::binaryColor(std::string_view binaryName, bool dark)
+{
+    // Hue from the hash, spread over the whole circle; saturation and value vary a little
+    // more so that two binaries landing on near hues still differ.
+    const uint32_t h = fnv1a(binaryName);
+    const int hue = int(h % 360);
+    const int sat = 110 + int((h >> 9) % 100);
+    const int val = dark ? 140 + int((h >> 17) % 60) : 200 + int((h >> 17) % 50);
+    return QColor(QColor::fromHsv(hue, sat, val).rgb());
+}
+
+QColor FlameGraphPainter::statusColor(FrameStatus status, bool dark)
+{
+    switch (status) {
+    case FrameStatus::Symbolized:
+        return dark ? QColor(70, 140, 80) : QColor(140, 205, 140);
+    case FrameStatus::AddressOnly:
+        return dark ? QColor(170, 70, 70) : QColor(235, 130, 120);
+    case FrameStatus::BinaryOnly:
+        return dark ? QColor(180, 130, 50) : QColor(245, 195, 100);
+    case FrameStatus::NotApplicable:
+        return dark ? QColor(95, 95, 105) : QColor(190, 190, 200);
+    }
+    return QColor(128, 128, 128);
+}
+
+QColor FlameGraphPainter::kindColor(FrameKind kind, bool dark)
+{
+    // Fixed hues per kind, far apart for the common ones (native, kernel, Go, Python, JVM, JS).
+    int hue = 0;
+    switch (kind) {
+    case FrameKind::Unknown:
+        return dark ? QColor(100, 100, 110) : QColor(200, 200, 205);
+    case FrameKind::Native:
+        hue = 30;
+        break;
+    case FrameKind::Kernel:
+        hue = 0;
+        break;
+    case FrameKind::Go:
+        hue = 190;
+        break;
+    case FrameKind::Rust:
+        hue = 15;
+        break;
+    case FrameKind::Python:
+        hue = 220;
+        break;
+    case FrameKind::Php:
+        hue = 250;
+        break;
+    case FrameKind::Jvm:
+        hue = 120;
+        break;
+    case FrameKind::Ruby:
+        hue = 340;
+        break;
+    case FrameKind::Perl:
+        hue = 280;
+        break;
+    case FrameKind::JavaScript:
+        hue = 55;
+        break;
+    case FrameKind::DotNet:
+        hue = 300;
+        break;
+    case FrameKind::Beam:
+        hue = 160;
+        break;
+    }
+    return QColor(QColor::fromHsv(hue, dark ? 150 : 120, dark ? 170 : 235).rgb());
+}
+
+FrameStatus FlameGraphPainter::statusOf(SymbolId symbol) const
+{
+    const Symbol& sym = m_snapshot->symbols->symbol(symbol);
+    if (sym.symbolized)
+        return FrameStatus::Symbolized;
+    const Profile& profile = *m_snapshot->profile;
+    return sym.exemplar.index() < profile.locations.size() ? profile.locations[sym.exemplar.index()].status
+                                                           : FrameStatus::AddressOnly;
+}
+
+FrameKind FlameGraphPainter::kindOf(SymbolId symbol) const
+{
+    const Symbol& sym = m_snapshot->symbols->symbol(symbol);
+    const Profile& profile = *m_snapshot->profile;
+    return sym.exemplar.index() < profile.locations.size() ? profile.locations[sym.exemplar.index()].kind
+                                                           : FrameKind::Unknown;
+}
+
+std::string_view FlameGraphPainter::binaryOf(SymbolId symbol) const
+{
+    const Symbol& sym = m_snapshot->symbols->symbol(symbol);
+    const Profile& profile = *m_snapshot->profile;
+    if (!sym.mapping.valid() || sym.mapping.index() >= profile.mappings.size())
+        return {};
+    return profile.str(profile.mappings[sym.mapping.index()].file);
+}
+
+bool FlameGraphPainter::isInlined(SymbolId symbol) const
+{
+    const Symbol& sym = m_snapshot->symbols->symbol(symbol);
+    const Profile& profile = *m_snapshot->profile;
+    if (!sym.symbolized || sym.exemplar.index() >= profile.locations.size())
+        return false;
+    // The chain is innermost first and its last entry is the physical frame.
+    return sym.lineIndex + 1 < profile.locations[sym.exemplar.index()].lineCount;
+}
+
+QColor FlameGraphPainter::nodeColor(NodeId node, bool dark) const
+{
+    if (isEmpty() || !node.valid())
+        return dark ? QColor(80, 80, 80) : QColor(205, 205, 205);
+    if (node == m_snapshot->tree->root())
+        return dark ? QColor(110, 110, 120) : QColor(215, 215, 222);
+    const SymbolId symbol = m_snapshot->tree->node(node).symbol;
+    switch (m_scheme) {
+    case ColorScheme::Name:
+        break;
+    case ColorScheme::Binary: {
+        const std::string_view binary = binaryOf(symbol);
+        if (binary.empty())
+            return dark ? QColor(90, 90, 98) : QColor(196, 196, 204);
+        return binaryColor(baseName(binary), dark);
+    }
+    case ColorScheme::Status:
+        return statusColor(statusOf(symbol), dark);
+    case ColorScheme::Kind:
+        return kindColor(kindOf(symbol), dark);
+    }
+    return frameColor(nameOf(node), isSymbolized(node), dark);
+}
+
+std::vector<FlameGraphPainter::LegendEntry> FlameGraphPainter::legend(bool dark) const
+{
+    std::vector<LegendEntry> out;
+    if (isEmpty() || m_scheme == ColorScheme::Name)
+        return out;
+    const SymbolTable& symbols = *m_snapshot->symbols;
+    std::vector<std::pair<QString, SymbolId>> keyed;
+    keyed.reserve(symbols.size());
+    for (size_t i = 0; i < symbols.size(); ++i) {
+        const SymbolId id(i);
+        QString key;
+        switch (m_scheme) {
+        case ColorScheme::Name:
+            break;
+        case ColorScheme::Binary: {
+            const std::string_view binary = binaryOf(id);
+            key = binary.empty() ? QStringLiteral("(no binary)") : QString::fromUtf8(baseName(binary));
+            break;
+        }
+        case ColorScheme::Status:
+            key = QString::fromUtf8(frameStatusName(statusOf(id)));
+            break;
+        case ColorScheme::Kind:
+            key = QString::fromUtf8(frameKindName(kindOf(id)));
+            break;
+        }
+        keyed.emplace_back(std::move(key), id);
+    }
+    std::stable_sort(keyed.begin(), keyed.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (const auto& [key, id] : keyed) {
+        if (out.empty() || out.back().label != key) {
+            LegendEntry e;
+            e.label = key;
+            switch (m_scheme) {
+            case ColorScheme::Name:
+                break;
+            case ColorScheme::Binary: {
+                const std::string_view binary = binaryOf(id);
+                e.color = binary.empty() ? (dark ? QColor(90, 90, 98) : QColor(196, 196, 204))
+                                         : binaryColor(baseName(binary), dark);
+                break;
+            }
+            case ColorScheme::Status:
+                e.color = statusColor(statusOf(id), dark);
+                break;
+            case ColorScheme::Kind:
+                e.color = kindColor(kindOf(id), dark);
+                break;
+            }
+            out.push_back(std::move(e));
+        }
+        out.back().symbols.push_back(id);
+    }
+    return out;
+}
+
+int FlameGraphPainter::xOf(const QRect& area, int64_t value) const
+{
+    // Clamped a little outside the area: frames wider than the view must not overflow int.
+    const double x = double(area.left()) + double(value - m_viewBegin) * scale(area.width());
+    return int(std::llround(std::clamp(x, double(area.left()) - 2.0, double(area.right()) + 3.0)));
+}
+
+void FlameGraphPainter::paintFrame(QPainter& painter, const QFontMetrics& fm, const QRect& r, const QRect& visible,
+    NodeId node, uint32_t merged, bool ancestor, bool hovered, bool dark, const QPalette& palette) const
 {
     const bool isMerged = !node.valid() && merged > 0;
-    QColor fill;
-    if (isMerged)
-        fill = dark ? QColor(80, 80, 80) : QColor(205, 205, 205);
-    else if (node == m_snapshot->tree->root())
-        fill = dark ? QColor(110, 110, 120) : QColor(215, 215, 222);
-    else
-        fill = frameColor(nameOf(node), isSymbolized(node), dark);
-    if (ancestor)
+    QColor fill = isMerged ? (dark ? QColor(80, 80, 80) : QColor(205, 205, 205)) : nodeColor(node, dark);
+    const CallTree& tree = *m_snapshot->tree;
+    const bool isTreeRoot = node.valid() && node == tree.root();
+    const SymbolId symbol = node.valid() && !isTreeRoot ? tree.node(node).symbol : SymbolId();
+    const bool matched = symbol.valid() && symbol.index() < m_highlight.size() && m_highlight[symbol.index()];
+    if (!m_highlight.empty() && !matched)
+        fill = blend(fill, palette.color(QPalette::Base), 0.72);
+    else if (ancestor)
         fill = blend(fill, palette.color(QPalette::Base), 0.45);
     if (hovered)
         fill = dark ? fill.lighter(135) : fill.lighter(112);
     painter.fillRect(r, fill);
-    if (hovered) {
-        painter.setPen(QPen(palette.color(QPalette::Highlight), 2));
+    if (symbol.valid() && r.width() > 4 && isInlined(symbol)) {
+        // Inlined frames: a dashed outline in a darker shade of the fill.
+        QPen pen(fill.darker(dark ? 70 : 150), 1, Qt::DashLine);
+        painter.setPen(pen);
+        painter.setBrush(Qt::NoBrush);
+        painter.drawRect(r.adjusted(0, 0, -1, -1));
+    }
+    if (hovered || (node.valid() && node == m_selected)) {
+        painter.setPen(QPen(palette.color(hovered ? QPalette::Highlight : QPalette::Text), 2));
         painter.setBrush(Qt::NoBrush);
         painter.drawRect(r.adjusted(1, 1, -1, -1));
     }
@@ -183,7 +443,8 @@ void FlameGraphPainter::paintFrame(QPainter& painter, const QFontMetrics& fm, co
         return;
 
     constexpr int kPad = 3;
-    const int room = r.width() - 2 * kPad;
+    const QRect textRect = visible.adjusted(kPad, 0, -kPad, 0);
+    const int room = textRect.width();
     if (room < fm.averageCharWidth() * 2)
         return;
     const QString text = fm.elidedText(label(node), Qt::ElideRight, room);
@@ -194,8 +455,11 @@ void FlameGraphPainter::paintFrame(QPainter& painter, const QFontMetrics& fm, co
     const float lum
         = 0.2126f * channel(fill.redF()) + 0.7152f * channel(fill.greenF()) + 0.0722f * channel(fill.blueF());
     const bool darkText = (lum + 0.05f) / 0.05f >= 1.05f / (lum + 0.05f);
-    painter.setPen(darkText ? QColor(20, 20, 20) : QColor(240, 240, 240));
-    painter.drawText(r.adjusted(kPad, 0, -kPad, 0), Qt::AlignLeft | Qt::AlignVCenter, text);
+    QColor pen = darkText ? QColor(20, 20, 20) : QColor(240, 240, 240);
+    if (!m_highlight.empty() && !matched)
+        pen = blend(pen, fill, 0.5);
+    painter.setPen(pen);
+    painter.drawText(textRect, Qt::AlignLeft | Qt::AlignVCenter, text);
 }
 
 void FlameGraphPainter::paint(
@@ -218,13 +482,13 @@ void FlameGraphPainter::paint(
         painter.restore();
         return;
     }
-    const int firstRow = std::max(0, (area.bottom() - clip.bottom()) / m_rowHeight);
-    const int lastRow = std::min(rows - 1, (area.bottom() - clip.top()) / m_rowHeight);
-    const int64_t total = m_layout.totalWidth();
-    const double scale = double(area.width()) / double(total);
+    const int rowA = rowAt(area, clip.top()), rowB = rowAt(area, clip.bottom());
+    const int firstRow = std::max(0, std::min(rowA, rowB));
+    const int lastRow = std::min(rows - 1, std::max(rowA, rowB));
+    const double sc = scale(area.width());
     // Value range covered by the exposed columns, widened by a pixel on each side for rounding.
-    const int64_t v0 = std::max<int64_t>(0, int64_t(std::floor(double(clip.left() - area.left() - 1) / scale)));
-    const int64_t v1 = int64_t(std::ceil(double(clip.right() + 2 - area.left()) / scale));
+    const int64_t v0 = m_viewBegin + int64_t(std::floor(double(clip.left() - area.left() - 1) / sc));
+    const int64_t v1 = m_viewBegin + int64_t(std::ceil(double(clip.right() + 2 - area.left()) / sc));
     const auto ancestorCount = static_cast<int>(m_ancestors.size());
     const QFontMetrics fm(m_font);
 
@@ -232,16 +496,17 @@ void FlameGraphPainter::paint(
         const int top = rowTop(area, row);
         if (row < ancestorCount) {
             const NodeId node = m_ancestors[static_cast<size_t>(row)];
-            paintFrame(painter, fm, QRect(area.left(), top, area.width() - 1, m_rowHeight - 1), node, 0, true,
-                node == hovered, dark, palette);
+            const QRect r(area.left(), top, area.width() - 1, m_rowHeight - 1);
+            paintFrame(painter, fm, r, r, node, 0, true, node == hovered, dark, palette);
             continue;
         }
         for (const FlameFrame& f : m_layout.rowRange(static_cast<size_t>(row - ancestorCount), v0, v1)) {
-            const int x0 = area.left() + int(std::llround(double(f.x) * scale));
-            const int x1 = area.left() + int(std::llround(double(f.x + f.width) * scale));
+            const int x0 = xOf(area, f.x);
+            const int x1 = xOf(area, f.x + f.width);
             const int w = std::max(1, x1 - x0);
             const QRect r(x0, top, w > 2 ? w - 1 : w, m_rowHeight - 1);
-            paintFrame(painter, fm, r, f.node, f.merged, false, f.node.valid() && f.node == hovered, dark, palette);
+            paintFrame(painter, fm, r, r.intersected(area), f.node, f.merged, false,
+                f.node.valid() && f.node == hovered, dark, palette);
         }
     }
     painter.restore();
@@ -252,7 +517,7 @@ FlameGraphPainter::Hit FlameGraphPainter::hitTest(const QRect& area, QPoint pos)
     Hit hit;
     if (isEmpty() || !area.contains(pos))
         return hit;
-    const int row = (area.bottom() - pos.y()) / m_rowHeight;
+    const int row = rowAt(area, pos.y());
     if (row >= rowCount())
         return hit;
     const int top = rowTop(area, row);
@@ -265,8 +530,8 @@ FlameGraphPainter::Hit FlameGraphPainter::hitTest(const QRect& area, QPoint pos)
         hit.rect = QRect(area.left(), top, area.width(), m_rowHeight);
         return hit;
     }
-    const double scale = double(area.width()) / double(m_layout.totalWidth());
-    const auto x = int64_t(std::floor((double(pos.x() - area.left()) + 0.5) / scale));
+    const double sc = scale(area.width());
+    const auto x = m_viewBegin + int64_t(std::floor((double(pos.x() - area.left()) + 0.5) / sc));
     const FlameFrame* f = m_layout.hitTest(static_cast<size_t>(row - ancestorCount), x);
     if (!f)
         return hit;
@@ -274,8 +539,8 @@ FlameGraphPainter::Hit FlameGraphPainter::hitTest(const QRect& area, QPoint pos)
     hit.row = row;
     hit.merged = f->node.valid() ? 0 : f->merged;
     hit.value = f->width;
-    const int x0 = area.left() + int(std::llround(double(f->x) * scale));
-    const int x1 = area.left() + int(std::llround(double(f->x + f->width) * scale));
+    const int x0 = xOf(area, f->x);
+    const int x1 = xOf(area, f->x + f->width);
     hit.rect = QRect(x0, top, std::max(1, x1 - x0), m_rowHeight);
     return hit;
 }
@@ -294,13 +559,13 @@ QRect FlameGraphPainter::frameRect(const QRect& area, NodeId node) const
     const size_t depth = tree.node(node).depth - tree.node(m_root).depth;
     if (depth >= m_layout.depthCount())
         return {};
-    const double scale = double(area.width()) / double(m_layout.totalWidth());
     for (const FlameFrame& f : m_layout.row(depth)) {
         if (f.node != node)
             continue;
-        const int x0 = area.left() + int(std::llround(double(f.x) * scale));
-        const int x1 = area.left() + int(std::llround(double(f.x + f.width) * scale));
-        return QRect(x0, rowTop(area, ancestorCount + int(depth)), std::max(1, x1 - x0), m_rowHeight);
+        const int x0 = xOf(area, f.x);
+        const int x1 = xOf(area, f.x + f.width);
+        return QRect(x0, rowTop(area, ancestorCount + int(depth)), std::max(1, x1 - x0), m_rowHeight)
+            .intersected(area);
     }
     return {};
 }
@@ -326,11 +591,27 @@ QString FlameGraphPainter::toolTip(const Hit& hit) const
     if (hit.node != tree.root()) {
         const Symbol& sym = m_snapshot->symbols->symbol(n.symbol);
         const Profile& profile = *m_snapshot->profile;
+        if (sym.symbolized && sym.exemplar.index() < profile.locations.size()) {
+            const Location& loc = profile.locations[sym.exemplar.index()];
+            const auto lines = profile.linesOf(loc);
+            const std::string_view file = profile.str(sym.file);
+            if (!file.empty()) {
+                QString where = QString::fromUtf8(file);
+                if (sym.lineIndex < lines.size() && lines[sym.lineIndex].line > 0)
+                    where += QLatin1Char(':') + QString::number(lines[sym.lineIndex].line);
+                text += QStringLiteral("<br>%1").arg(where.toHtmlEscaped());
+            }
+        }
         if (sym.mapping.valid() && sym.mapping.index() < profile.mappings.size()) {
-            const std::string_view file = profile.str(profile.mappings[sym.mapping.index()].file);
+            const Mapping& m = profile.mappings[sym.mapping.index()];
+            const std::string_view file = profile.str(m.file);
             if (!file.empty())
                 text += QStringLiteral("<br>in %1").arg(QString::fromUtf8(baseName(file)).toHtmlEscaped());
+            if (!m.buildId.empty())
+                text += QStringLiteral("<br>build ID %1").arg(QString::fromUtf8(profile.str(m.buildId)).toHtmlEscaped());
         }
+        if (isInlined(n.symbol))
+            text += QStringLiteral("<br><i>inlined</i>");
         if (!sym.symbolized)
             text += QStringLiteral("<br><i>not symbolized</i>");
     }

@@ -1,6 +1,8 @@
-// Paints a flame graph from a model::FlameLayout with QPainter: root at the bottom, one row of
-// fixed height per depth, only the rows and frames inside the exposed rectangle. Shared by
-// FlameGraphWidget (on screen) and `symflame render` (into a QImage, no display needed).
+// Paints a flame graph from a model::FlameLayout with QPainter: one row of fixed height per
+// depth, root at the bottom (flame) or at the top (icicle), only the rows and frames inside the
+// exposed rectangle, colored by one of several schemes, with search matches highlighted and the
+// rest dimmed. Shared by FlameGraphWidget (on screen), File > Export and `symflame render`
+// (into a QImage or an SVG, no display needed).
 #pragma once
 
 #include "model/flamelayout.h"
@@ -26,12 +28,22 @@ public:
     /// What is under a point: a frame of the layout, or an ancestor row of the zoomed root.
     struct Hit {
         model::NodeId node; ///< invalid for a merged run of narrow frames
-        int row = -1; ///< 0 = bottom row
+        int row = -1; ///< 0 = the root row
         bool ancestor = false; ///< one of the rows below the zoomed root
         uint32_t merged = 0; ///< frames a merged run stands for
         int64_t value = 0; ///< the frame's width in value units
         QRect rect; ///< where it is painted
         bool valid() const { return row >= 0; }
+    };
+
+    enum class Orientation { Flame, Icicle }; ///< root at the bottom, or at the top
+    enum class ColorScheme { Name, Binary, Status, Kind };
+
+    /// One entry of the color legend of the current scheme.
+    struct LegendEntry {
+        QString label;
+        QColor color;
+        std::vector<model::SymbolId> symbols; ///< the symbols drawn in this color
     };
 
     FlameGraphPainter();
@@ -41,26 +53,50 @@ public:
     const std::shared_ptr<const ProfileSnapshot>& snapshot() const { return m_snapshot; }
     bool isEmpty() const;
 
-    /// Makes node the root of the layout (zoom); the tree's root unzooms. Relayouts lazily.
+    /// Makes node the root of the layout (zoom); the tree's root unzooms. Shows the whole
+    /// width of the new root. Relayouts lazily.
     void setRoot(model::NodeId node);
     model::NodeId root() const { return m_root; }
     /// The nodes painted below the zoomed root, from the tree's root up to its parent.
     const std::vector<model::NodeId>& ancestors() const { return m_ancestors; }
+
+    /// The part of the root's width shown, in value units from its left edge; clamped to the
+    /// root and to at least one value unit.
+    void setViewRange(int64_t begin, int64_t end);
+    int64_t viewBegin() const { return m_viewBegin; }
+    int64_t viewEnd() const { return m_viewEnd; }
+    bool isViewZoomed() const;
+    /// Zooms the view by factor (> 1 magnifies) keeping the value under anchor (0..1 of the
+    /// width) where it is.
+    void zoomView(double factor, double anchor);
+    /// Moves the view by pixels at the given width (positive shows what is to the right).
+    void panView(int pixels, int width);
+
+    void setOrientation(Orientation o) { m_orientation = o; }
+    Orientation orientation() const { return m_orientation; }
+    void setColorScheme(ColorScheme scheme);
+    ColorScheme colorScheme() const { return m_scheme; }
+    /// Per symbol id, 1 to highlight; the others are dimmed. Empty: no highlighting.
+    void setHighlight(std::vector<uint8_t> symbols);
+    const std::vector<uint8_t>& highlight() const { return m_highlight; }
+    void setSelected(model::NodeId node) { m_selected = node; }
+    model::NodeId selected() const { return m_selected; }
 
     /// The font of the labels; the row height follows from it.
     void setFont(const QFont& font);
     const QFont& font() const { return m_font; }
     int rowHeight() const { return m_rowHeight; }
 
-    /// Lays out for a width in pixels: frames narrower than a pixel are merged. Cheap when
-    /// neither the width nor the root changed since the last call.
+    /// Lays out for a width in pixels: frames narrower than a pixel are merged, frames outside
+    /// the view range left out. Cheap when nothing changed since the last call.
     void layout(int width);
     const model::FlameLayout& flameLayout() const { return m_layout; }
     /// Ancestor rows plus layout rows.
     int rowCount() const;
     int contentHeight() const { return rowCount() * m_rowHeight; }
 
-    /// Paints into area (its bottom edge is the root row) what intersects exposed.
+    /// Paints into area what intersects exposed; the root row is at area's bottom (flame) or
+    /// top (icicle).
     void paint(QPainter& painter, const QRect& area, const QRect& exposed, const QPalette& palette,
         model::NodeId hovered = {}) const;
     /// The frame or ancestor row at pos, in the same geometry as paint(area, ...).
@@ -70,21 +106,45 @@ public:
 
     /// The name shown for a node ("all" for the tree root).
     QString label(model::NodeId node) const;
-    /// Rich-text tooltip: the function, self and total with units and percentages of the whole.
+    /// Rich-text tooltip: the function, file:line, binary, build ID, self and total with units
+    /// and percentages of the whole.
     QString toolTip(const Hit& hit) const;
     /// One-line summary for a status bar.
     QString summary(const Hit& hit) const;
 
-    /// The color of a frame: warm hues hashed from the name (stable across runs), greys for
-    /// frames without a symbol; darker variants for dark palettes. Always an RGB QColor.
+    /// The fill of a node under the current scheme, before dimming or hover.
+    QColor nodeColor(model::NodeId node, bool dark) const;
+    /// The legend of the current scheme (empty for Name), in a stable order.
+    std::vector<LegendEntry> legend(bool dark) const;
+
+    /// The color of a frame by name: warm hues hashed from the name (stable across runs), greys
+    /// for frames without a symbol; darker variants for dark palettes. Always an RGB QColor.
     static QColor frameColor(std::string_view name, bool symbolized, bool dark);
+    /// A stable color per binary, hashed from its file name (last path component).
+    static QColor binaryColor(std::string_view binaryName, bool dark);
+    static QColor statusColor(model::FrameStatus status, bool dark);
+    static QColor kindColor(model::FrameKind kind, bool dark);
 
 private:
     std::string_view nameOf(model::NodeId node) const;
     bool isSymbolized(model::NodeId node) const;
-    int rowTop(const QRect& area, int row) const { return area.bottom() + 1 - (row + 1) * m_rowHeight; }
-    void paintFrame(QPainter& painter, const QFontMetrics& fm, const QRect& r, model::NodeId node, uint32_t merged,
-        bool ancestor, bool hovered, bool dark, const QPalette& palette) const;
+    int rowTop(const QRect& area, int row) const
+    {
+        return m_orientation == Orientation::Flame ? area.bottom() + 1 - (row + 1) * m_rowHeight
+                                                   : area.top() + row * m_rowHeight;
+    }
+    int rowAt(const QRect& area, int y) const
+    {
+        return m_orientation == Orientation::Flame ? (area.bottom() - y) / m_rowHeight : (y - area.top()) / m_rowHeight;
+    }
+    double scale(int width) const { return double(width) / double(std::max<int64_t>(1, m_viewEnd - m_viewBegin)); }
+    int xOf(const QRect& area, int64_t value) const;
+    void paintFrame(QPainter& painter, const QFontMetrics& fm, const QRect& r, const QRect& visible,
+        model::NodeId node, uint32_t merged, bool ancestor, bool hovered, bool dark, const QPalette& palette) const;
+    model::FrameStatus statusOf(model::SymbolId symbol) const;
+    model::FrameKind kindOf(model::SymbolId symbol) const;
+    std::string_view binaryOf(model::SymbolId symbol) const;
+    bool isInlined(model::SymbolId symbol) const;
 
     std::shared_ptr<const ProfileSnapshot> m_snapshot;
     model::NodeId m_root;
@@ -92,6 +152,12 @@ private:
     model::FlameLayout m_layout;
     int m_layoutWidth = -1;
     bool m_layoutValid = false;
+    int64_t m_viewBegin = 0;
+    int64_t m_viewEnd = 0;
+    Orientation m_orientation = Orientation::Flame;
+    ColorScheme m_scheme = ColorScheme::Name;
+    std::vector<uint8_t> m_highlight;
+    model::NodeId m_selected;
     QFont m_font;
     int m_rowHeight = 18;
 };

@@ -1,12 +1,18 @@
 // FlameGraphWidget: events in, FlameGraphPainter out.
 #include "ui/flamegraphwidget.h"
 
+#include <algorithm>
+
+#include <QContextMenuEvent>
 #include <QHelpEvent>
 #include <QKeyEvent>
 #include <QMouseEvent>
 #include <QPaintEvent>
 #include <QPainter>
 #include <QToolTip>
+#include <QWheelEvent>
+
+#include <cmath>
 
 namespace symflame::ui {
 
@@ -72,6 +78,80 @@ void FlameGraphWidget::resetZoom()
         return;
     m_history.clear();
     setRoot(NodeId());
+}
+
+void FlameGraphWidget::jumpTo(NodeId node)
+{
+    if (m_painter.isEmpty() || !node.valid())
+        return;
+    // History keeps only the roots still on the path to node.
+    const auto& tree = *m_painter.snapshot()->tree;
+    const auto path = tree.pathTo(node);
+    std::erase_if(m_history, [&](NodeId h) {
+        return h != tree.root() && std::find(path.begin(), path.end(), h) == path.end();
+    });
+    if (node == tree.root()) {
+        m_history.clear();
+    } else if (node != m_painter.root()) {
+        if (m_history.empty())
+            m_history.push_back(tree.root());
+    }
+    setRoot(node);
+}
+
+void FlameGraphWidget::resetView()
+{
+    m_history.clear();
+    setRoot(NodeId());
+    emit viewChanged();
+}
+
+void FlameGraphWidget::zoomViewAt(double factor, int x)
+{
+    if (m_painter.isEmpty() || width() <= 0)
+        return;
+    m_painter.zoomView(factor, double(x) / double(width()));
+    m_hover = {};
+    relayout();
+    emit viewChanged();
+}
+
+void FlameGraphWidget::panView(int pixels)
+{
+    if (m_painter.isEmpty())
+        return;
+    m_painter.panView(pixels, width());
+    m_hover = {};
+    relayout();
+    emit viewChanged();
+}
+
+void FlameGraphWidget::setOrientation(FlameGraphPainter::Orientation orientation)
+{
+    m_painter.setOrientation(orientation);
+    m_hover = {};
+    update();
+}
+
+void FlameGraphWidget::setColorScheme(FlameGraphPainter::ColorScheme scheme)
+{
+    m_painter.setColorScheme(scheme);
+    update();
+}
+
+void FlameGraphWidget::setHighlight(std::vector<uint8_t> symbols)
+{
+    m_painter.setHighlight(std::move(symbols));
+    update();
+}
+
+void FlameGraphWidget::setSelected(NodeId node)
+{
+    if (node == m_painter.selected())
+        return;
+    m_painter.setSelected(node);
+    update();
+    emit selectedChanged(node);
 }
 
 void FlameGraphWidget::relayout()
@@ -150,6 +230,18 @@ void FlameGraphWidget::setHover(const FlameGraphPainter::Hit& hit)
 
 void FlameGraphWidget::mouseMoveEvent(QMouseEvent* event)
 {
+    if (event->buttons() & Qt::LeftButton) {
+        const QPoint pos = event->position().toPoint();
+        if (!m_dragging && (pos - m_pressPos).manhattanLength() > 4 && m_painter.isViewZoomed())
+            m_dragging = true;
+        if (m_dragging) {
+            panView(m_lastDragPos.x() - pos.x());
+            m_lastDragPos = pos;
+            m_pressedValid = false; // a drag is not a click
+            setCursor(Qt::ClosedHandCursor);
+            return;
+        }
+    }
     const FlameGraphPainter::Hit hit = hitAt(event->position().toPoint());
     const bool moved = hit.node != m_hover.node || hit.rect != m_hover.rect;
     setHover(hit);
@@ -169,6 +261,8 @@ void FlameGraphWidget::mousePressEvent(QMouseEvent* event)
         const FlameGraphPainter::Hit hit = hitAt(event->position().toPoint());
         m_pressed = hit.node;
         m_pressedValid = hit.node.valid();
+        m_pressPos = m_lastDragPos = event->position().toPoint();
+        m_dragging = false;
         event->accept();
         return;
     }
@@ -182,14 +276,25 @@ void FlameGraphWidget::mousePressEvent(QMouseEvent* event)
 
 void FlameGraphWidget::mouseReleaseEvent(QMouseEvent* event)
 {
+    if (event->button() == Qt::LeftButton && m_dragging) {
+        m_dragging = false;
+        unsetCursor();
+        event->accept();
+        return;
+    }
     if (event->button() == Qt::LeftButton && m_pressedValid) {
         m_pressedValid = false;
         const NodeId node = hitAt(event->position().toPoint()).node;
         if (node == m_pressed) {
-            if (node == m_painter.snapshot()->tree->root())
-                resetZoom();
-            else
-                zoomTo(node);
+            const bool isRoot = node == m_painter.snapshot()->tree->root();
+            if (m_clickZooms) {
+                if (isRoot)
+                    resetZoom();
+                else
+                    zoomTo(node);
+            }
+            if (!isRoot)
+                setSelected(node);
         }
         event->accept();
         return;
@@ -201,6 +306,33 @@ void FlameGraphWidget::leaveEvent(QEvent* event)
 {
     setHover({});
     QWidget::leaveEvent(event);
+}
+
+void FlameGraphWidget::wheelEvent(QWheelEvent* event)
+{
+    const QPoint delta = event->angleDelta();
+    if (event->modifiers() & Qt::ControlModifier) {
+        if (delta.y() != 0) {
+            // One notch (120) zooms by 1.25.
+            zoomViewAt(std::pow(1.25, double(delta.y()) / 120.0), int(event->position().x()));
+            event->accept();
+        }
+        return;
+    }
+    const int horizontal = (event->modifiers() & Qt::ShiftModifier) ? delta.y() : delta.x();
+    if (horizontal != 0 && m_painter.isViewZoomed()) {
+        panView(-horizontal * width() / 1200);
+        event->accept();
+        return;
+    }
+    event->ignore(); // vertical wheel: the scroll area around us scrolls
+}
+
+void FlameGraphWidget::contextMenuEvent(QContextMenuEvent* event)
+{
+    const FlameGraphPainter::Hit hit = hitAt(event->pos());
+    emit contextMenuRequested(hit.node, event->globalPos());
+    event->accept();
 }
 
 void FlameGraphWidget::keyPressEvent(QKeyEvent* event)

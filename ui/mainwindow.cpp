@@ -3,10 +3,33 @@
 #include "ui/mainwindow.h"
 
 #include "model/frameformat.h"
+#include "model/search.h"
+#include "model/toptable.h"
+#include "symbolize/symbolizer.h"
+#include "ui/flameexport.h"
 #include "ui/flamegraphwidget.h"
+#include "ui/binariespanel.h"
+#include "ui/framedetailswidget.h"
+#include "ui/symbolizesettings.h"
+#include "symbolize/binarytriage.h"
+#include "ui/topfunctionsmodel.h"
 
 #include <QAction>
+#include <QActionGroup>
 #include <QApplication>
+#include <QCheckBox>
+#include <QClipboard>
+#include <QDockWidget>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QPixmap>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QTableView>
+#include <QToolButton>
+#include <QVBoxLayout>
 #include <QComboBox>
 #include <QDragEnterEvent>
 #include <QDropEvent>
@@ -90,15 +113,28 @@ MainWindow::MainWindow(QWidget* parent)
     m_scroll->setWidgetResizable(true);
     m_scroll->setFrameShape(QFrame::NoFrame);
     m_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    setCentralWidget(m_scroll);
+    auto* central = new QWidget;
+    auto* centralLayout = new QVBoxLayout(central);
+    centralLayout->setContentsMargins(0, 0, 0, 0);
+    centralLayout->setSpacing(0);
+    createSearchBar();
+    centralLayout->addWidget(m_searchBar);
+    m_chipsBar = new QWidget;
+    m_chipsLayout = new QHBoxLayout(m_chipsBar);
+    m_chipsLayout->setContentsMargins(4, 2, 4, 2);
+    m_chipsBar->setVisible(false);
+    centralLayout->addWidget(m_chipsBar);
+    centralLayout->addWidget(m_scroll, 1);
+    setCentralWidget(central);
     // Flame graphs grow upwards from the root: keep the bottom row in view as rows come and go.
     QScrollBar* bar = m_scroll->verticalScrollBar();
     connect(bar, &QScrollBar::rangeChanged, this, [this, bar](int, int max) {
         if (m_stickToBottom)
             bar->setValue(max);
     });
-    connect(
-        bar, &QScrollBar::valueChanged, this, [this, bar](int value) { m_stickToBottom = value == bar->maximum(); });
+    connect(bar, &QScrollBar::valueChanged, this, [this, bar](int value) {
+        m_stickToBottom = value == bar->maximum() && !m_icicleAction->isChecked();
+    });
 
     m_toolbar = addToolBar(tr("Flame Graph"));
     m_toolbar->setObjectName(QStringLiteral("flameGraphToolBar"));
@@ -120,18 +156,35 @@ MainWindow::MainWindow(QWidget* parent)
     m_backAction = m_toolbar->addAction(tr("Back"), m_flame, [this] { m_flame->zoomOut(); });
     m_backAction->setShortcut(QKeySequence(Qt::Key_Backspace));
     m_backAction->setToolTip(tr("Back to the previous zoom (Backspace, Esc)"));
-    m_resetZoomAction = m_toolbar->addAction(tr("Reset Zoom"), m_flame, [this] { m_flame->resetZoom(); });
-    m_resetZoomAction->setShortcut(QKeySequence(Qt::Key_Home));
-    m_resetZoomAction->setToolTip(tr("Show the whole profile (Home)"));
+    m_resetZoomAction = m_toolbar->addAction(tr("Reset Zoom"), m_flame, [this] { m_flame->resetView(); });
+    m_resetZoomAction->setShortcuts({ QKeySequence(Qt::CTRL | Qt::Key_0), QKeySequence(Qt::Key_Home) });
+    m_resetZoomAction->setToolTip(tr("Show the whole profile (Ctrl+0, Home)"));
     m_rootLabel = new QLabel;
     m_rootLabel->setContentsMargins(8, 0, 8, 0);
     m_toolbar->addWidget(m_rootLabel);
     connect(m_flame, &FlameGraphWidget::rootChanged, this, [this](const QString& label) {
         const bool zoomed = m_flame->isZoomed();
         m_backAction->setEnabled(zoomed);
-        m_resetZoomAction->setEnabled(zoomed);
-        m_rootLabel->setText(zoomed ? tr("Zoomed into %1").arg(label) : QString());
+        m_resetZoomAction->setEnabled(zoomed || m_flame->isViewZoomed());
+        // Breadcrumb: the path from the root to the zoomed frame.
+        QStringList crumbs;
+        if (zoomed && m_snapshot) {
+            crumbs << QStringLiteral("all");
+            for (NodeId n : m_snapshot->tree->pathTo(m_flame->rootNode()))
+                crumbs << m_flame->label(n);
+        }
+        m_rootLabel->setText(zoomed ? crumbs.join(QStringLiteral(" › ")) : QString());
+        (void)label;
     });
+    connect(m_flame, &FlameGraphWidget::viewChanged, this,
+        [this] { m_resetZoomAction->setEnabled(m_flame->isZoomed() || m_flame->isViewZoomed()); });
+    connect(m_flame, &FlameGraphWidget::selectedChanged, this,
+        [this](NodeId node) {
+            m_details->setFrame(m_snapshot, node);
+            if (m_snapshot && node.valid() && node != m_snapshot->tree->root())
+                showSandwich(m_snapshot->tree->node(node).symbol);
+        });
+    connect(m_flame, &FlameGraphWidget::contextMenuRequested, this, &MainWindow::showFrameMenu);
     m_backAction->setEnabled(false);
     m_resetZoomAction->setEnabled(false);
 
@@ -151,6 +204,7 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_flame, &FlameGraphWidget::hoverChanged, m_hoverLabel, &QLabel::setText);
     setLoadingUi(false);
 
+    createDocks();
     createMenus();
     updateTitle();
     updateStatus();
@@ -170,6 +224,8 @@ void MainWindow::createMenus()
     open->setShortcut(QKeySequence::Open);
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     updateRecentMenu();
+    QAction* exportAction = file->addAction(tr("&Export…"), this, &MainWindow::exportDialog);
+    exportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), qApp, &QApplication::closeAllWindows);
     quit->setShortcut(QKeySequence::Quit);
@@ -178,13 +234,502 @@ void MainWindow::createMenus()
     QMenu* view = menuBar()->addMenu(tr("&View"));
     view->addAction(m_backAction);
     view->addAction(m_resetZoomAction);
+    view->addSeparator();
+    QAction* find = view->addAction(tr("&Find…"), this, [this] {
+        m_searchBar->show();
+        m_searchEdit->setFocus();
+        m_searchEdit->selectAll();
+    });
+    find->setShortcut(QKeySequence::Find);
+    m_icicleAction = view->addAction(tr("&Icicle (Root at the Top)"));
+    m_icicleAction->setCheckable(true);
+    m_icicleAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
+    connect(m_icicleAction, &QAction::toggled, this, [this](bool icicle) {
+        m_flame->setOrientation(
+            icicle ? FlameGraphPainter::Orientation::Icicle : FlameGraphPainter::Orientation::Flame);
+        QScrollBar* bar = m_scroll->verticalScrollBar();
+        m_stickToBottom = !icicle;
+        bar->setValue(icicle ? 0 : bar->maximum());
+    });
+    m_bottomUpAction = view->addAction(tr("&Bottom-Up (Inverted)"));
+    m_bottomUpAction->setCheckable(true);
+    m_bottomUpAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_B));
+    connect(m_bottomUpAction, &QAction::triggered, this, [this](bool bottomUp) {
+        if (!m_snapshot)
+            return;
+        ViewOptions v = m_snapshot->view;
+        v.direction = bottomUp ? CallTree::Direction::BottomUp : CallTree::Direction::TopDown;
+        rebuildView(v);
+    });
+    m_collapseAction = view->addAction(tr("&Collapse Recursion"));
+    m_collapseAction->setCheckable(true);
+    connect(m_collapseAction, &QAction::triggered, this, [this](bool collapse) {
+        if (!m_snapshot)
+            return;
+        ViewOptions v = m_snapshot->view;
+        v.collapseRecursion = collapse;
+        rebuildView(v);
+    });
+    QAction* symbolizeAction = view->addAction(tr("&Symbolize After Loading"));
+    symbolizeAction->setCheckable(true);
+    symbolizeAction->setChecked(QSettings().value(QStringLiteral("symbolizeAfterLoading"), true).toBool());
+    symbolizeAction->setToolTip(tr("Look up names for addresses in local binaries and debug files in the background"));
+    connect(symbolizeAction, &QAction::toggled, this,
+        [](bool on) { QSettings().setValue(QStringLiteral("symbolizeAfterLoading"), on); });
+    QMenu* colors = view->addMenu(tr("Color &By"));
+    auto* colorGroup = new QActionGroup(this);
+    const std::pair<QString, FlameGraphPainter::ColorScheme> schemes[] = {
+        { tr("Function &Name"), FlameGraphPainter::ColorScheme::Name },
+        { tr("&Binary"), FlameGraphPainter::ColorScheme::Binary },
+        { tr("&Symbolization Status"), FlameGraphPainter::ColorScheme::Status },
+        { tr("Frame &Type"), FlameGraphPainter::ColorScheme::Kind },
+    };
+    for (const auto& [name, scheme] : schemes) {
+        QAction* a = colors->addAction(name, this, [this, scheme = scheme] {
+            m_flame->setColorScheme(scheme);
+            updateLegend();
+            m_legendDock->setVisible(scheme != FlameGraphPainter::ColorScheme::Name);
+        });
+        a->setCheckable(true);
+        a->setChecked(scheme == FlameGraphPainter::ColorScheme::Name);
+        colorGroup->addAction(a);
+    }
+    view->addSeparator();
+    for (QDockWidget* dock : findChildren<QDockWidget*>())
+        view->addAction(dock->toggleViewAction());
+
+    QMenu* settings = menuBar()->addMenu(tr("&Settings"));
+    settings->addAction(tr("&Symbolization…"), this, &MainWindow::editSymbolizeSettings);
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&Keyboard Shortcuts"), this, &MainWindow::showShortcuts);
     help->addAction(tr("&About symflame"), this, [this] {
         QMessageBox::about(this, tr("About symflame"),
             tr("<b>symflame %1</b><p>Flame graphs for profiles of native code.</p>")
                 .arg(QApplication::applicationVersion()));
     });
+}
+
+void MainWindow::createSearchBar()
+{
+    m_searchBar = new QWidget;
+    auto* layout = new QHBoxLayout(m_searchBar);
+    layout->setContentsMargins(4, 2, 4, 2);
+    m_searchEdit = new QLineEdit;
+    m_searchEdit->setPlaceholderText(tr("Search functions, files and binaries (Enter: next match)"));
+    m_searchEdit->setClearButtonEnabled(true);
+    m_searchRegex = new QCheckBox(tr("Regular expression"));
+    m_searchResult = new QLabel;
+    m_searchResult->setMinimumWidth(m_searchResult->fontMetrics().horizontalAdvance(QStringLiteral("0000000 frames, 100.00% of samples")));
+    m_searchEdit->setMaximumWidth(520);
+    auto* close = new QToolButton;
+    close->setText(QStringLiteral("✕"));
+    close->setToolTip(tr("Close the search (Esc)"));
+    layout->addWidget(new QLabel(tr("Find:")));
+    layout->addWidget(m_searchEdit, 2);
+    layout->addWidget(m_searchRegex);
+    layout->addWidget(m_searchResult, 1);
+    layout->addWidget(close);
+    m_searchBar->setVisible(false);
+    connect(m_searchEdit, &QLineEdit::textChanged, this, &MainWindow::applySearch);
+    connect(m_searchRegex, &QCheckBox::toggled, this, &MainWindow::applySearch);
+    connect(m_searchEdit, &QLineEdit::returnPressed, this, &MainWindow::stepSearch);
+    connect(close, &QToolButton::clicked, this, [this] {
+        m_searchEdit->clear();
+        m_searchBar->hide();
+        m_flame->setFocus();
+    });
+}
+
+void MainWindow::createDocks()
+{
+    m_details = new FrameDetailsWidget;
+    auto* detailsDock = new QDockWidget(tr("Frame Details"), this);
+    detailsDock->setObjectName(QStringLiteral("frameDetailsDock"));
+    detailsDock->setWidget(m_details);
+    addDockWidget(Qt::RightDockWidgetArea, detailsDock);
+
+    m_topModel = new TopFunctionsModel(this);
+    m_topProxy = new QSortFilterProxyModel(this);
+    m_topProxy->setSourceModel(m_topModel);
+    m_topProxy->setSortRole(TopFunctionsModel::SortRole);
+    m_topProxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
+    m_topProxy->setFilterKeyColumn(TopFunctionsModel::Function);
+    m_topView = new QTableView;
+    m_topView->setModel(m_topProxy);
+    m_topView->setSortingEnabled(true);
+    m_topView->sortByColumn(TopFunctionsModel::Self, Qt::DescendingOrder);
+    m_topView->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_topView->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_topView->verticalHeader()->hide();
+    m_topView->verticalHeader()->setDefaultSectionSize(m_topView->fontMetrics().height() + 4);
+    m_topView->horizontalHeader()->setSectionResizeMode(TopFunctionsModel::Function, QHeaderView::Stretch);
+    m_topView->setToolTip(tr("Double-click a function to focus on it"));
+    auto* filter = new QLineEdit;
+    filter->setPlaceholderText(tr("Filter functions"));
+    filter->setClearButtonEnabled(true);
+    connect(filter, &QLineEdit::textChanged, m_topProxy, &QSortFilterProxyModel::setFilterFixedString);
+    connect(m_topView, &QTableView::doubleClicked, this, [this](const QModelIndex& index) {
+        const QString name = m_topProxy->index(index.row(), TopFunctionsModel::Function).data().toString();
+        addRule(FilterRule { FilterRule::Action::Focus, FilterRule::Target::Function, name.toStdString() });
+    });
+    auto* topWidget = new QWidget;
+    auto* topLayout = new QVBoxLayout(topWidget);
+    topLayout->setContentsMargins(2, 2, 2, 2);
+    topLayout->addWidget(filter);
+    topLayout->addWidget(m_topView);
+    auto* topDock = new QDockWidget(tr("Top Functions"), this);
+    topDock->setObjectName(QStringLiteral("topFunctionsDock"));
+    topDock->setWidget(topWidget);
+    addDockWidget(Qt::RightDockWidgetArea, topDock);
+    resizeDocks({ detailsDock, topDock }, { 380, 380 }, Qt::Horizontal);
+
+    // Sandwich: merged callers of the selected function above it, its callees below.
+    m_callers = new FlameGraphWidget;
+    m_callers->setPlaceholderText(tr("Select a function to see its callers"));
+    m_callees = new FlameGraphWidget;
+    m_callees->setOrientation(FlameGraphPainter::Orientation::Icicle);
+    m_callees->setPlaceholderText(tr("and its callees"));
+    const auto scrolled = [](FlameGraphWidget* w) {
+        auto* area = new QScrollArea;
+        area->setWidget(w);
+        area->setWidgetResizable(true);
+        area->setFrameShape(QFrame::NoFrame);
+        area->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+        return area;
+    };
+    auto* callersArea = scrolled(m_callers);
+    QScrollBar* callersBar = callersArea->verticalScrollBar();
+    connect(callersBar, &QScrollBar::rangeChanged, callersBar, [callersBar](int, int max) { callersBar->setValue(max); });
+    auto* splitter = new QSplitter(Qt::Vertical);
+    splitter->addWidget(callersArea);
+    splitter->addWidget(scrolled(m_callees));
+    m_sandwichLabel = new QLabel(tr("No function selected"));
+    m_sandwichLabel->setTextFormat(Qt::PlainText);
+    auto* sandwichWidget = new QWidget;
+    auto* sandwichLayout = new QVBoxLayout(sandwichWidget);
+    sandwichLayout->setContentsMargins(2, 2, 2, 2);
+    sandwichLayout->addWidget(m_sandwichLabel);
+    sandwichLayout->addWidget(splitter, 1);
+    auto* sandwichDock = new QDockWidget(tr("Callers and Callees"), this);
+    sandwichDock->setObjectName(QStringLiteral("sandwichDock"));
+    sandwichDock->setWidget(sandwichWidget);
+    addDockWidget(Qt::BottomDockWidgetArea, sandwichDock);
+    sandwichDock->hide();
+    connect(m_topView, &QTableView::clicked, this, [this](const QModelIndex& index) {
+        const QModelIndex source = m_topProxy->mapToSource(index);
+        showSandwich(SymbolId(source.data(TopFunctionsModel::SymbolRole).toUInt()));
+    });
+
+    m_legend = new QListWidget;
+    m_legend->setToolTip(tr("Click an entry to highlight its frames; click it again to clear"));
+    m_legendDock = new QDockWidget(tr("Legend"), this);
+    m_legendDock->setObjectName(QStringLiteral("legendDock"));
+    m_legendDock->setWidget(m_legend);
+    addDockWidget(Qt::RightDockWidgetArea, m_legendDock);
+
+    // Binaries: which lack debug info and why, with the fixes.
+    auto* binariesDock = new QDockWidget(tr("Binaries"), this);
+    binariesDock->setObjectName(QStringLiteral("binariesDock"));
+    m_binaries = new BinariesPanel(binariesDock);
+    binariesDock->setWidget(m_binaries);
+    addDockWidget(Qt::BottomDockWidgetArea, binariesDock);
+    tabifyDockWidget(sandwichDock, binariesDock);
+    const auto resymbolizeWith = [this](const QString& dir) {
+        SymbolizeSettings st = SymbolizeSettings::load();
+        if (!st.local.searchDirs.contains(dir))
+            st.local.searchDirs << dir;
+        st.save();
+        startSymbolization();
+    };
+    connect(m_binaries, &BinariesPanel::fileLocated, this, [resymbolizeWith](int, const QString& path) {
+        // Its directory is searched by build ID, so the file is used for exactly that binary.
+        resymbolizeWith(QFileInfo(path).absolutePath());
+    });
+    connect(m_binaries, &BinariesPanel::searchDirectoryAdded, this, resymbolizeWith);
+    connect(m_binaries, &BinariesPanel::fetchRequested, this, [this](int) { startSymbolization(); });
+    connect(m_binaries, &BinariesPanel::showInFlameGraph, this, [this](int row) {
+        if (const symbolize::BinaryRow* r = m_binaries->model()->row(row))
+            search(QString::fromStdString(r->name), false);
+    });
+    m_legendDock->hide();
+    connect(m_legend, &QListWidget::itemClicked, this, [this](QListWidgetItem* item) {
+        if (!m_snapshot)
+            return;
+        if (item->data(Qt::UserRole + 1).toBool()) {
+            item->setData(Qt::UserRole + 1, false);
+            m_legend->clearSelection();
+            applySearch(); // back to the search's highlight, if any
+            return;
+        }
+        for (int i = 0; i < m_legend->count(); ++i)
+            m_legend->item(i)->setData(Qt::UserRole + 1, false);
+        item->setData(Qt::UserRole + 1, true);
+        std::vector<uint8_t> highlight(m_snapshot->symbols->size(), 0);
+        for (const QVariant& v : item->data(Qt::UserRole).toList())
+            highlight[v.toUInt()] = 1;
+        m_flame->setHighlight(std::move(highlight));
+    });
+}
+
+void MainWindow::updateLegend()
+{
+    m_legend->clear();
+    const bool dark = m_flame->palette().color(QPalette::Base).lightness() < 128;
+    for (const FlameGraphPainter::LegendEntry& e : m_flame->painter().legend(dark)) {
+        QPixmap swatch(14, 14);
+        swatch.fill(e.color);
+        auto* item = new QListWidgetItem(QIcon(swatch), tr("%1 (%2 functions)").arg(e.label).arg(e.symbols.size()));
+        QVariantList ids;
+        ids.reserve(qsizetype(e.symbols.size()));
+        for (SymbolId id : e.symbols)
+            ids << QVariant::fromValue<uint>(id.value);
+        item->setData(Qt::UserRole, ids);
+        m_legend->addItem(item);
+    }
+}
+
+void MainWindow::showSandwich(SymbolId function)
+{
+    const uint64_t generation = ++m_sandwichGeneration;
+    if (!m_snapshot || !function.valid() || function.index() >= m_snapshot->symbols->size()) {
+        m_callers->setSnapshot(nullptr);
+        m_callees->setSnapshot(nullptr);
+        m_sandwichLabel->setText(tr("No function selected"));
+        return;
+    }
+    m_sandwichLabel->setText(tr("Callers (above) and callees (below) of %1")
+                                 .arg(QString::fromStdString(m_snapshot->symbols->displayName(function))));
+    using Pair = std::pair<std::shared_ptr<const ProfileSnapshot>, std::shared_ptr<const ProfileSnapshot>>;
+    auto snapshot = m_snapshot;
+    auto* watcher = new QFutureWatcher<Pair>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation] {
+        watcher->deleteLater();
+        if (generation != m_sandwichGeneration)
+            return;
+        const Pair halves = watcher->result();
+        m_callers->setSnapshot(halves.first);
+        m_callees->setSnapshot(halves.second);
+    });
+    watcher->setFuture(QtConcurrent::run([snapshot, function] {
+        auto callers = withSandwich(*snapshot, function, StackFilter::Sandwich::Callers);
+        auto callees = withSandwich(*snapshot, function, StackFilter::Sandwich::Callees);
+        return Pair(callers ? callers.value() : nullptr, callees ? callees.value() : nullptr);
+    }));
+}
+
+void MainWindow::search(const QString& pattern, bool regex)
+{
+    m_searchBar->show();
+    m_searchRegex->setChecked(regex);
+    m_searchEdit->setText(pattern);
+    applySearch();
+}
+
+QString MainWindow::searchResultText() const
+{
+    return m_searchResult->text();
+}
+
+void MainWindow::applySearch()
+{
+    m_matches.clear();
+    m_matchIndex = 0;
+    const QString pattern = m_searchEdit->text();
+    if (!m_snapshot || pattern.isEmpty()) {
+        m_searchResult->clear();
+        m_flame->setHighlight({});
+        return;
+    }
+    SearchQuery query { pattern.toStdString(), m_searchRegex->isChecked(), false };
+    auto matches = matchSymbols(*m_snapshot->profile, *m_snapshot->symbols, query);
+    if (!matches) {
+        m_searchResult->setText(QString::fromStdString(matches.error().message));
+        m_flame->setHighlight({});
+        return;
+    }
+    const SearchStats stats = searchStats(*m_snapshot->tree, *matches);
+    const int64_t all = m_snapshot->tree->totalValue();
+    m_searchResult->setText(tr("%1 frames, %2% of samples")
+                                .arg(stats.frames)
+                                .arg(all == 0 ? 0.0 : 100.0 * double(stats.value) / double(all), 0, 'f', 2));
+    m_matches = stats.nodes;
+    m_flame->setHighlight(std::move(matches).value());
+}
+
+void MainWindow::stepSearch()
+{
+    if (m_matches.empty())
+        return;
+    const NodeId node = m_matches[m_matchIndex % m_matches.size()];
+    ++m_matchIndex;
+    m_flame->jumpTo(node);
+    m_flame->setSelected(node);
+}
+
+void MainWindow::addRule(const FilterRule& rule)
+{
+    if (!m_snapshot)
+        return;
+    ViewOptions v = m_snapshot->view;
+    if (std::find(v.rules.begin(), v.rules.end(), rule) == v.rules.end())
+        v.rules.push_back(rule);
+    rebuildView(v);
+}
+
+void MainWindow::removeRule(int index)
+{
+    if (!m_snapshot || index < 0 || size_t(index) >= m_snapshot->view.rules.size())
+        return;
+    ViewOptions v = m_snapshot->view;
+    v.rules.erase(v.rules.begin() + index);
+    rebuildView(v);
+}
+
+void MainWindow::rebuildView(const ViewOptions& view)
+{
+    auto snapshot = m_snapshot;
+    startJob(m_path, tr("Building the call tree"),
+        [snapshot, view](Progress* progress) { return withView(*snapshot, view, progress); });
+}
+
+void MainWindow::updateChips()
+{
+    while (QLayoutItem* item = m_chipsLayout->takeAt(0)) {
+        delete item->widget();
+        delete item;
+    }
+    if (!m_snapshot) {
+        m_chipsBar->hide();
+        return;
+    }
+    const auto& rules = m_snapshot->view.rules;
+    for (size_t i = 0; i < rules.size(); ++i) {
+        const FilterRule& r = rules[i];
+        auto* chip = new QToolButton;
+        chip->setText(QStringLiteral("%1 %2: %3  ✕")
+                          .arg(QString::fromUtf8(filterActionName(r.action)),
+                              r.target == FilterRule::Target::Binary ? tr("binary") : tr("function"),
+                              QString::fromStdString(r.name)));
+        chip->setToolTip(tr("Remove this rule"));
+        chip->setAutoRaise(false);
+        connect(chip, &QToolButton::clicked, this, [this, i] { removeRule(int(i)); });
+        m_chipsLayout->addWidget(chip);
+    }
+    if (m_snapshot->view.collapseRecursion) {
+        auto* chip = new QToolButton;
+        chip->setText(tr("recursion collapsed  ✕"));
+        connect(chip, &QToolButton::clicked, m_collapseAction, &QAction::trigger);
+        m_chipsLayout->addWidget(chip);
+    }
+    m_chipsLayout->addStretch();
+    m_chipsBar->setVisible(!rules.empty() || m_snapshot->view.collapseRecursion);
+}
+
+void MainWindow::updateTopFunctions()
+{
+    const uint64_t generation = ++m_topGeneration;
+    m_topModel->setEntries(nullptr, {}, 0);
+    if (!m_snapshot)
+        return;
+    auto snapshot = m_snapshot;
+    auto* watcher = new QFutureWatcher<std::vector<TopEntry>>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation, snapshot] {
+        watcher->deleteLater();
+        if (generation != m_topGeneration)
+            return;
+        m_topModel->setEntries(snapshot, watcher->result(), snapshot->tree->totalValue());
+    });
+    watcher->setFuture(QtConcurrent::run([snapshot] {
+        const StackFilter filter = snapshot->filter();
+        return topFunctions(*snapshot->profile, *snapshot->symbols, snapshot->sampleType, &filter);
+    }));
+}
+
+void MainWindow::showFrameMenu(NodeId node, const QPoint& globalPos)
+{
+    if (!m_snapshot || !node.valid() || node == m_snapshot->tree->root())
+        return;
+    const Symbol& sym = m_snapshot->symbols->symbol(m_snapshot->tree->node(node).symbol);
+    const std::string name = m_snapshot->symbols->displayName(m_snapshot->tree->node(node).symbol);
+    const Profile& profile = *m_snapshot->profile;
+    std::string binary;
+    if (sym.mapping.valid() && sym.mapping.index() < profile.mappings.size())
+        binary = std::string(profile.str(profile.mappings[sym.mapping.index()].file));
+    QMenu menu(this);
+    const QString shownName = QFontMetrics(menu.font()).elidedText(QString::fromStdString(name), Qt::ElideMiddle, 300);
+    const auto add = [&](const QString& text, FilterRule::Action action, FilterRule::Target target,
+                         const std::string& what) {
+        menu.addAction(text, this, [this, action, target, what] { addRule(FilterRule { action, target, what }); });
+    };
+    add(tr("Focus on %1").arg(shownName), FilterRule::Action::Focus, FilterRule::Target::Function, name);
+    add(tr("Ignore %1").arg(shownName), FilterRule::Action::Ignore, FilterRule::Target::Function, name);
+    add(tr("Hide %1").arg(shownName), FilterRule::Action::Hide, FilterRule::Target::Function, name);
+    if (!binary.empty()) {
+        menu.addSeparator();
+        const QString b = QString::fromUtf8(baseName(binary));
+        add(tr("Focus on Binary %1").arg(b), FilterRule::Action::Focus, FilterRule::Target::Binary, binary);
+        add(tr("Ignore Binary %1").arg(b), FilterRule::Action::Ignore, FilterRule::Target::Binary, binary);
+        add(tr("Hide Binary %1").arg(b), FilterRule::Action::Hide, FilterRule::Target::Binary, binary);
+    }
+    menu.addSeparator();
+    menu.addAction(tr("Copy Function Name"), this,
+        [name] { QApplication::clipboard()->setText(QString::fromStdString(name)); });
+    menu.exec(globalPos);
+}
+
+bool MainWindow::exportTo(const QString& path, QString* error)
+{
+    if (!m_snapshot)
+        return false;
+    ExportOptions options;
+    options.width = std::max(m_flame->width(), 200);
+    options.palette = m_flame->palette();
+    options.title = QStringLiteral("%1 — %2").arg(QFileInfo(m_path).fileName(), QString::fromUtf8(m_snapshot->typeName()));
+    const Status status = exportFlameGraph(m_flame->painter(), path, options);
+    if (!status && error)
+        *error = QString::fromStdString(status.error().toString());
+    return status.ok();
+}
+
+void MainWindow::exportDialog()
+{
+    if (!m_snapshot)
+        return;
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export Flame Graph"),
+        QFileInfo(m_path).completeBaseName() + QStringLiteral(".svg"), tr("SVG (*.svg);;PNG image (*.png)"));
+    if (path.isEmpty())
+        return;
+    QString error;
+    if (!exportTo(path, &error))
+        QMessageBox::warning(this, tr("Export Failed"), error);
+    else
+        m_hoverLabel->setText(tr("Exported to %1").arg(path));
+}
+
+void MainWindow::showShortcuts()
+{
+    const std::pair<const char*, const char*> shortcuts[] = {
+        { "Ctrl+O", "Open a profile" },
+        { "Ctrl+E", "Export the current view as SVG or PNG" },
+        { "Ctrl+F", "Search functions, files and binaries" },
+        { "Enter", "Next search match (in the search field)" },
+        { "Click", "Zoom into a frame and show its details" },
+        { "Right-click", "Focus on, ignore or hide a function or binary" },
+        { "Esc, Backspace", "Back to the previous zoom" },
+        { "Ctrl+0, Home", "Reset the zoom" },
+        { "Ctrl+wheel", "Zoom horizontally around the pointer" },
+        { "Shift+wheel, drag", "Pan a zoomed view" },
+        { "Ctrl+I", "Flame or icicle" },
+        { "Ctrl+B", "Top-down or bottom-up" },
+        { "Ctrl+Q", "Quit" },
+    };
+    QString html = QStringLiteral("<table>");
+    for (const auto& [keys, what] : shortcuts)
+        html += QStringLiteral("<tr><td style='padding-right:16px'><b>%1</b></td><td>%2</td></tr>")
+                    .arg(QString::fromUtf8(keys), tr(what));
+    html += QStringLiteral("</table>");
+    QMessageBox::information(this, tr("Keyboard Shortcuts"), html);
 }
 
 void MainWindow::openDialog()
@@ -217,9 +762,10 @@ void MainWindow::chooseSampleType(int index)
     });
 }
 
-void MainWindow::startJob(const QString& path, const QString& what, Job job)
+void MainWindow::startJob(const QString& path, const QString& what, Job job, bool keepView)
 {
     cancelLoading();
+    m_jobKeepsView = keepView;
     const uint64_t generation = ++m_generation;
     auto* watcher = new QFutureWatcher<JobOutcome>(this);
     connect(watcher, &QFutureWatcherBase::progressValueChanged, m_progress, &QProgressBar::setValue);
@@ -294,20 +840,155 @@ void MainWindow::finishJob(const QString& path, const JobOutcome& outcome)
         }
         return;
     }
+    if (m_jobKeepsView && m_snapshot) {
+        // Live symbolization: same profile, names instead of addresses; keep zoom and selection.
+        const NodeId root = mapNode(*outcome.snapshot, m_flame->rootNode());
+        const NodeId selected = mapNode(*outcome.snapshot, m_flame->selected());
+        const QString search = m_searchEdit->text();
+        showSnapshot(outcome.snapshot);
+        if (root.valid() && root != outcome.snapshot->tree->root())
+            m_flame->jumpTo(root);
+        if (selected.valid())
+            m_flame->setSelected(selected);
+        m_details->setFrame(m_snapshot, selected, m_debugSources ? *m_debugSources : QMap<int, QString>());
+        m_report = m_pendingReport;
+        updateBinaries();
+        const auto counts = m_symbolizeCounts ? *m_symbolizeCounts : std::pair<qulonglong, qulonglong>();
+        m_hoverLabel->setText(tr("Symbolized %1 of %2 locations").arg(counts.first).arg(counts.second));
+        emit symbolizationFinished(counts.first, counts.second);
+        (void)search;
+        return;
+    }
+    m_report.reset(); // a new profile: no pass has run over it yet
     showSnapshot(outcome.snapshot);
     m_hoverLabel->clear();
     if (!path.isEmpty())
         addRecentFile(path);
     emit loadFinished(path);
+    if (path == m_path && QSettings().value(QStringLiteral("symbolizeAfterLoading"), true).toBool())
+        startSymbolization();
+}
+
+void MainWindow::updateBinaries()
+{
+    if (!m_binaries)
+        return;
+    if (!m_snapshot) {
+        m_binaries->setRows({}, 0);
+        return;
+    }
+    const Profile& p = *m_snapshot->profile;
+    const symbolize::SymbolizeReport* report
+        = m_report && m_report->mappings.size() == p.mappings.size() ? m_report.get() : nullptr;
+    m_binaries->setRows(symbolize::triageBinaries(p, report, m_snapshot->sampleType), p.totalValue(m_snapshot->sampleType));
+}
+
+void MainWindow::editSymbolizeSettings()
+{
+    SymbolizeSettingsDialog dialog(SymbolizeSettings::load(), this);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    dialog.settings().save();
+    m_binaries->setFetchEnabled(dialog.settings().toOptions().debuginfod.enabled());
+    startSymbolization(); // what is still unsymbolized, with the new places to look
+}
+
+void MainWindow::startSymbolization()
+{
+    if (!m_snapshot)
+        return;
+    const Profile& profile = *m_snapshot->profile;
+    const bool anyToDo = std::any_of(profile.locations.begin(), profile.locations.end(),
+        [](const Location& l) { return l.status == FrameStatus::BinaryOnly; });
+    if (!anyToDo)
+        return;
+    auto snapshot = m_snapshot;
+    auto sources = std::make_shared<QMap<int, QString>>();
+    auto counts = std::make_shared<std::pair<qulonglong, qulonglong>>();
+    auto reportOut = std::make_shared<symbolize::SymbolizeReport>();
+    m_debugSources = sources;
+    m_symbolizeCounts = counts;
+    m_pendingReport = reportOut;
+    // The user's directories and servers; DEBUGINFOD_URLS only after asking once.
+    SymbolizeSettings settings = SymbolizeSettings::load();
+    if (m_errorDialogs) // no question boxes when driven by tests
+        settings.debuginfod = askAboutEnvironmentServers(this);
+    m_binaries->setFetchEnabled(settings.debuginfod.toOptions().enabled());
+    const symbolize::SymbolizeOptions options = settings.toOptions();
+    startJob(
+        m_path, tr("Symbolizing"),
+        [snapshot, sources, counts, reportOut, options](
+            Progress* progress) -> Result<std::shared_ptr<const ProfileSnapshot>> {
+            auto copy = std::make_shared<Profile>(*snapshot->profile);
+            symbolize::Symbolizer symbolizer { options };
+            auto report = symbolizer.run(*copy, progress);
+            if (!report)
+                return report.error();
+            *reportOut = *report;
+            for (const symbolize::MappingReport& m : report->mappings)
+                sources->insert(int(m.mapping.index()), QString::fromStdString(m.summary));
+            *counts = { report->resolved, report->locations };
+            return withProfile(*snapshot, std::move(copy), progress);
+        },
+        true);
+}
+
+NodeId MainWindow::mapNode(const ProfileSnapshot& other, NodeId node) const
+{
+    if (!m_snapshot || !node.valid() || node.index() >= m_snapshot->tree->size())
+        return {};
+    const CallTree& oldTree = *m_snapshot->tree;
+    const CallTree& newTree = *other.tree;
+    const SymbolTable& oldSymbols = *m_snapshot->symbols;
+    const SymbolTable& newSymbols = *other.symbols;
+    const bool topDown = newTree.direction() == CallTree::Direction::TopDown;
+    // The symbols of the path in the new table: through each old symbol's exemplar location,
+    // whose inline chain may have grown from one unsymbolized frame to several.
+    std::vector<SymbolId> wanted;
+    for (const NodeId step : oldTree.pathTo(node)) {
+        const Symbol& sym = oldSymbols.symbol(oldTree.node(step).symbol);
+        if (sym.exemplar.index() >= other.profile->locations.size())
+            return {};
+        const auto frames = newSymbols.frames(sym.exemplar);
+        if (sym.symbolized && sym.lineIndex < frames.size()) {
+            wanted.push_back(frames[sym.lineIndex]);
+        } else if (topDown) {
+            wanted.insert(wanted.end(), frames.rbegin(), frames.rend());
+        } else {
+            wanted.insert(wanted.end(), frames.begin(), frames.end());
+        }
+    }
+    NodeId cur = newTree.root();
+    for (const SymbolId s : wanted) {
+        NodeId next;
+        for (const NodeId c : newTree.children(cur))
+            if (newTree.node(c).symbol == s)
+                next = c;
+        if (!next.valid())
+            break; // the deepest node still on the path
+        cur = next;
+    }
+    return cur;
 }
 
 void MainWindow::showSnapshot(std::shared_ptr<const ProfileSnapshot> snapshot)
 {
     m_snapshot = std::move(snapshot);
     m_path = m_snapshot ? QString::fromStdString(m_snapshot->path) : QString();
-    m_stickToBottom = true;
+    m_stickToBottom = !m_icicleAction->isChecked();
     m_flame->setSnapshot(m_snapshot);
     m_flame->setFocus();
+    m_details->setFrame(m_snapshot, {});
+    showSandwich({});
+    updateTopFunctions();
+    updateChips();
+    updateLegend();
+    applySearch();
+    updateBinaries();
+    if (m_snapshot) {
+        m_bottomUpAction->setChecked(m_snapshot->view.direction == CallTree::Direction::BottomUp);
+        m_collapseAction->setChecked(m_snapshot->view.collapseRecursion);
+    }
 
     m_sampleType->clear();
     if (m_snapshot) {

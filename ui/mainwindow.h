@@ -1,18 +1,31 @@
-// The main window: File menu (Open, Open Recent, Quit), drag and drop, a sample-type chooser,
-// and background loading with progress and Cancel in the status bar. A generation counter
-// drops results of loads that were cancelled or replaced by a newer one.
+// The main window: File menu (Open, Open Recent, Export, Quit), drag and drop, a sample-type
+// chooser, search (Ctrl+F), color schemes, flame/icicle and top-down/bottom-up views, focus /
+// ignore / hide rules shown as removable chips, frame details and top functions docks, and
+// background loading with progress and Cancel in the status bar. A generation counter drops
+// results of jobs that were cancelled or replaced by a newer one.
 #pragma once
+
+#include "symbolize/symbolizer.h"
 
 #include "ui/profilesnapshot.h"
 
 #include <QMainWindow>
+#include <QMap>
 #include <QString>
 #include <QStringList>
 
 #include <functional>
 #include <memory>
+#include <vector>
 
 class QAction;
+class QCheckBox;
+class QDockWidget;
+class QHBoxLayout;
+class QLineEdit;
+class QListWidget;
+class QSortFilterProxyModel;
+class QTableView;
 class QComboBox;
 class QLabel;
 class QMenu;
@@ -23,7 +36,11 @@ class QToolBar;
 
 namespace symflame::ui {
 
+class BinariesPanel;
+
 class FlameGraphWidget;
+class FrameDetailsWidget;
+class TopFunctionsModel;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -41,12 +58,31 @@ public:
     QString currentFile() const { return m_path; }
     static QStringList recentFiles();
 
+    /// Shows the search bar with pattern and applies it (Ctrl+F and typing do the same).
+    void search(const QString& pattern, bool regex = false);
+    /// The search result line ("N frames, X% of samples").
+    QString searchResultText() const;
+    /// Adds a focus, ignore or hide rule and rebuilds the graph in the background.
+    void addRule(const model::FilterRule& rule);
+    void removeRule(int index);
+    TopFunctionsModel* topFunctionsModel() const { return m_topModel; }
+    FrameDetailsWidget* frameDetails() const { return m_details; }
+    /// The color legend (one row per binary, status or frame type; clicking one highlights it).
+    QListWidget* legend() const { return m_legend; }
+    /// The two halves of the sandwich view of the selected function.
+    FlameGraphWidget* callersGraph() const { return m_callers; }
+    FlameGraphWidget* calleesGraph() const { return m_callees; }
+    /// Writes the current view to path (.svg or an image); false with a message on failure.
+    bool exportTo(const QString& path, QString* error = nullptr);
+
     /// When false, load errors are reported by loadFailed only, without a message box (tests).
     void setErrorDialogsEnabled(bool enabled) { m_errorDialogs = enabled; }
 
 signals:
     /// A load or sample-type switch finished and its result is shown.
     void loadFinished(const QString& path);
+    /// Background symbolization finished and its result is shown (resolved of locations).
+    void symbolizationFinished(qulonglong resolved, qulonglong locations);
     /// A load failed; message is the one-line reason.
     void loadFailed(const QString& path, const QString& message);
 
@@ -63,7 +99,12 @@ private:
     using Job = std::function<model::Result<std::shared_ptr<const ProfileSnapshot>>(model::Progress*)>;
 
     void createMenus();
-    void startJob(const QString& path, const QString& what, Job job);
+    /// keepView: the result replaces the shown snapshot keeping zoom and selection (live
+    /// symbolization) and is announced by symbolizationFinished, not loadFinished.
+    void startJob(const QString& path, const QString& what, Job job, bool keepView = false);
+    void startSymbolization();
+    /// node of the shown snapshot's tree, found again in other's (by the symbols on its path).
+    model::NodeId mapNode(const ProfileSnapshot& other, model::NodeId node) const;
     void finishJob(const QString& path, const JobOutcome& outcome);
     void cancelLoading();
     void setLoadingUi(bool loading, const QString& what = {});
@@ -74,6 +115,18 @@ private:
     void updateTitle();
     void updateStatus();
     void openDialog();
+    void createSearchBar();
+    void createDocks();
+    void applySearch();
+    void stepSearch();
+    void rebuildView(const ViewOptions& view);
+    void updateChips();
+    void updateTopFunctions();
+    void showFrameMenu(model::NodeId node, const QPoint& globalPos);
+    void exportDialog();
+    void showShortcuts();
+    void updateLegend();
+    void showSandwich(model::SymbolId function);
 
     FlameGraphWidget* m_flame = nullptr;
     QScrollArea* m_scroll = nullptr;
@@ -90,6 +143,38 @@ private:
     QLabel* m_hoverLabel = nullptr;
     QProgressBar* m_progress = nullptr;
     QPushButton* m_cancel = nullptr;
+
+    QWidget* m_searchBar = nullptr;
+    QLineEdit* m_searchEdit = nullptr;
+    QCheckBox* m_searchRegex = nullptr;
+    QLabel* m_searchResult = nullptr;
+    std::vector<model::NodeId> m_matches;
+    size_t m_matchIndex = 0;
+    QWidget* m_chipsBar = nullptr;
+    QHBoxLayout* m_chipsLayout = nullptr;
+    QAction* m_icicleAction = nullptr;
+    QAction* m_bottomUpAction = nullptr;
+    QAction* m_collapseAction = nullptr;
+    FrameDetailsWidget* m_details = nullptr;
+    TopFunctionsModel* m_topModel = nullptr;
+    QSortFilterProxyModel* m_topProxy = nullptr;
+    QTableView* m_topView = nullptr;
+    uint64_t m_topGeneration = 0;
+    QListWidget* m_legend = nullptr;
+    FlameGraphWidget* m_callers = nullptr;
+    FlameGraphWidget* m_callees = nullptr;
+    QLabel* m_sandwichLabel = nullptr;
+    uint64_t m_sandwichGeneration = 0;
+    bool m_jobKeepsView = false;
+    std::shared_ptr<QMap<int, QString>> m_debugSources; ///< per mapping index, from the last symbolization
+    std::shared_ptr<std::pair<qulonglong, qulonglong>> m_symbolizeCounts;
+    QDockWidget* m_legendDock = nullptr;
+    BinariesPanel* m_binaries = nullptr;
+    /// The last symbolization pass's report, for the snapshot it produced (binaries panel).
+    std::shared_ptr<const symbolize::SymbolizeReport> m_report;
+    std::shared_ptr<symbolize::SymbolizeReport> m_pendingReport; // filled by the running pass
+    void updateBinaries();
+    void editSymbolizeSettings();
 
     std::shared_ptr<const ProfileSnapshot> m_snapshot;
     QString m_path;

@@ -67,14 +67,15 @@ Error cancelled(const std::string& path)
     return makeError(ErrorCode::Cancelled, "loading was cancelled", path);
 }
 
-Result<std::shared_ptr<const CallTree>> buildTree(const Profile& profile, const SymbolTable& symbols, size_t type,
-    const std::string& path, Progress* progress, uint64_t begin)
+Result<std::shared_ptr<const CallTree>> buildTree(const Profile& profile, const SymbolTable& symbols,
+    const ViewOptions& view, const std::string& path, Progress* progress, uint64_t begin)
 {
     StageProgress stage(progress, begin, StageProgress::kScale);
     stage.setStage("building the call tree");
+    const StackFilter filter = StackFilter::build(profile, symbols, view.rules, view.collapseRecursion);
     auto tree = std::make_shared<const CallTree>(profile.sampleTypes.empty()
             ? CallTree()
-            : CallTree::build(profile, symbols, type, CallTree::Direction::TopDown, &stage));
+            : CallTree::build(profile, symbols, view.sampleType, view.direction, &stage, &filter));
     if (stage.isCancelled())
         return cancelled(path);
     return std::shared_ptr<const CallTree>(std::move(tree));
@@ -95,7 +96,8 @@ Result<std::shared_ptr<const ProfileSnapshot>> makeSnapshot(
         if (stage.isCancelled())
             return cancelled(snap->path);
     }
-    auto tree = buildTree(*profile, *snap->symbols, snap->sampleType, snap->path, progress, 800);
+    snap->view.sampleType = snap->sampleType;
+    auto tree = buildTree(*profile, *snap->symbols, snap->view, snap->path, progress, 800);
     if (!tree)
         return tree.error();
     snap->tree = std::move(tree).value();
@@ -126,15 +128,64 @@ Result<std::shared_ptr<const ProfileSnapshot>> loadSnapshot(const std::string& p
 Result<std::shared_ptr<const ProfileSnapshot>> withSampleType(
     const ProfileSnapshot& snapshot, size_t sampleType, Progress* progress)
 {
+    ViewOptions view = snapshot.view;
+    view.sampleType = sampleType;
+    return withView(snapshot, view, progress);
+}
+
+Result<std::shared_ptr<const ProfileSnapshot>> withView(
+    const ProfileSnapshot& snapshot, const ViewOptions& view, Progress* progress)
+{
     auto snap = std::make_shared<ProfileSnapshot>(snapshot);
+    snap->view = view;
     if (snapshot.profile->sampleTypes.empty())
         return std::shared_ptr<const ProfileSnapshot>(std::move(snap));
-    snap->sampleType = std::min(sampleType, snapshot.profile->sampleTypes.size() - 1);
-    auto tree = buildTree(*snap->profile, *snap->symbols, snap->sampleType, snap->path, progress, 0);
+    snap->sampleType = std::min(view.sampleType, snapshot.profile->sampleTypes.size() - 1);
+    snap->view.sampleType = snap->sampleType;
+    auto tree = buildTree(*snap->profile, *snap->symbols, snap->view, snap->path, progress, 0);
     if (!tree)
         return tree.error();
     snap->tree = std::move(tree).value();
     return std::shared_ptr<const ProfileSnapshot>(std::move(snap));
+}
+
+Result<std::shared_ptr<const ProfileSnapshot>> withProfile(
+    const ProfileSnapshot& snapshot, std::shared_ptr<const Profile> profile, Progress* progress)
+{
+    auto snap = std::make_shared<ProfileSnapshot>(snapshot);
+    {
+        StageProgress stage(progress, 0, 300);
+        stage.setStage("collecting symbols");
+        snap->symbols = std::make_shared<const SymbolTable>(SymbolTable::build(*profile));
+        if (stage.isCancelled())
+            return cancelled(snap->path);
+    }
+    auto tree = buildTree(*profile, *snap->symbols, snap->view, snap->path, progress, 300);
+    if (!tree)
+        return tree.error();
+    snap->tree = std::move(tree).value();
+    snap->profile = std::move(profile);
+    return std::shared_ptr<const ProfileSnapshot>(std::move(snap));
+}
+
+Result<std::shared_ptr<const ProfileSnapshot>> withSandwich(
+    const ProfileSnapshot& snapshot, SymbolId function, StackFilter::Sandwich half, Progress* progress)
+{
+    auto snap = std::make_shared<ProfileSnapshot>(snapshot);
+    snap->view.direction
+        = half == StackFilter::Sandwich::Callers ? CallTree::Direction::BottomUp : CallTree::Direction::TopDown;
+    const StackFilter filter = StackFilter::build(
+        *snap->profile, *snap->symbols, snap->view.rules, snap->view.collapseRecursion, function, half);
+    snap->tree = std::make_shared<const CallTree>(
+        CallTree::build(*snap->profile, *snap->symbols, snap->sampleType, snap->view.direction, progress, &filter));
+    if (progress && progress->isCancelled())
+        return cancelled(snap->path);
+    return std::shared_ptr<const ProfileSnapshot>(std::move(snap));
+}
+
+StackFilter ProfileSnapshot::filter() const
+{
+    return StackFilter::build(*profile, *symbols, view.rules, view.collapseRecursion);
 }
 
 } // namespace symflame::ui

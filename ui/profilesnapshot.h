@@ -5,21 +5,37 @@
 
 #include "model/calltree.h"
 #include "model/profile.h"
+#include "model/stackfilter.h"
 #include "model/progress.h"
 #include "model/result.h"
 
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace symflame::ui {
+
+/// How the call tree of a snapshot is derived from its profile.
+struct ViewOptions {
+    size_t sampleType = 0;
+    model::CallTree::Direction direction = model::CallTree::Direction::TopDown;
+    std::vector<model::FilterRule> rules; ///< focus, ignore, hide, in the order they were added
+    bool collapseRecursion = false;
+
+    bool operator==(const ViewOptions&) const = default;
+};
 
 struct ProfileSnapshot {
     std::string path; ///< file it was read from; empty when built in memory
     std::shared_ptr<const model::Profile> profile;
     std::shared_ptr<const model::SymbolTable> symbols;
-    std::shared_ptr<const model::CallTree> tree; ///< top-down, for sampleType
+    std::shared_ptr<const model::CallTree> tree; ///< for sampleType, shaped by the view options
     size_t sampleType = 0;
+    ViewOptions view; ///< what tree was built with (view.sampleType == sampleType)
+
+    /// The filter of view over this snapshot's symbols (for tables that must agree with tree).
+    model::StackFilter filter() const;
 
     /// Name of the sample type ("cpu"); empty when the profile has none.
     std::string_view typeName() const;
@@ -39,5 +55,20 @@ model::Result<std::shared_ptr<const ProfileSnapshot>> loadSnapshot(
 /// The same profile and symbols with the call tree of another sample type.
 model::Result<std::shared_ptr<const ProfileSnapshot>> withSampleType(
     const ProfileSnapshot& snapshot, size_t sampleType, model::Progress* progress = nullptr);
+
+/// The same profile and symbols with the call tree built for view.
+model::Result<std::shared_ptr<const ProfileSnapshot>> withView(
+    const ProfileSnapshot& snapshot, const ViewOptions& view, model::Progress* progress = nullptr);
+
+/// The same profile and symbols with the tree of one half of a sandwich view of function
+/// (honouring the view's rules): Callers gives a bottom-up tree whose root's only child is the
+/// function, Callees a top-down one.
+model::Result<std::shared_ptr<const ProfileSnapshot>> withSandwich(const ProfileSnapshot& snapshot,
+    model::SymbolId function, model::StackFilter::Sandwich half, model::Progress* progress = nullptr);
+
+/// A snapshot of another profile (e.g. the same one after symbolization) with the view
+/// options of an existing one.
+model::Result<std::shared_ptr<const ProfileSnapshot>> withProfile(const ProfileSnapshot& snapshot,
+    std::shared_ptr<const model::Profile> profile, model::Progress* progress = nullptr);
 
 } // namespace symflame::ui

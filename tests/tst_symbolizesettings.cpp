@@ -1,8 +1,8 @@
-// The viewer's debuginfod settings: stored and read back, turned into the options of the
-// symbolization pass (servers of DEBUGINFOD_URLS only once the user said yes, none offline),
-// the one-time question about DEBUGINFOD_URLS, and the dialog's fields. Writes a screenshot of
-// the dialog to SYMFLAME_TEST_BINARY_DIR/debuginfod-settings.png.
-#include "ui/debuginfodsettings.h"
+// The viewer's symbolization settings: stored and read back, turned into the options of the
+// symbolization pass (servers of DEBUGINFOD_URLS only once the user said yes, none offline;
+// path maps parsed), the one-time question about DEBUGINFOD_URLS, and the dialog's fields and
+// validation. Writes screenshots of both tabs to SYMFLAME_TEST_BINARY_DIR/settings-*.png.
+#include "ui/symbolizesettings.h"
 
 #include <QApplication>
 #include <QCheckBox>
@@ -11,6 +11,7 @@
 #include <QPushButton>
 #include <QSettings>
 #include <QSpinBox>
+#include <QTabWidget>
 #include <QStandardPaths>
 #include <QTest>
 #include <QTimer>
@@ -37,7 +38,7 @@ void clickInNextMessageBox(const QString& text, bool* seen)
 
 } // namespace
 
-class TestDebuginfodSettings : public QObject {
+class TestSymbolizeSettings : public QObject {
     Q_OBJECT
 
 private slots:
@@ -45,7 +46,7 @@ private slots:
     {
         QStandardPaths::setTestModeEnabled(true);
         QApplication::setOrganizationName("symflame-test");
-        QApplication::setApplicationName("tst_debuginfodsettings");
+        QApplication::setApplicationName("tst_symbolizesettings");
         QSettings().clear();
     }
 
@@ -119,35 +120,68 @@ private slots:
         QSettings().clear();
     }
 
+    void localSettingsRoundTripAndOptions()
+    {
+        LocalDebugSettings l;
+        l.debugDirs = { "/opt/debug" };
+        l.useDefaultDebugDir = false;
+        l.searchDirs = { "/build/out", "/more" };
+        l.pathMaps = { "/usr/src/app=/home/me/app", "not-a-map" };
+        l.save();
+        const SymbolizeSettings s = SymbolizeSettings::load();
+        QCOMPARE(s.local.debugDirs, l.debugDirs);
+        QCOMPARE(s.local.useDefaultDebugDir, false);
+        QCOMPARE(s.local.searchDirs, l.searchDirs);
+        QCOMPARE(s.local.pathMaps, l.pathMaps);
+        const symbolize::SymbolizeOptions o = s.toOptions();
+        QCOMPARE(o.locator.debugDirs, std::vector<std::string>({ "/opt/debug" }));
+        QCOMPARE(o.locator.useDefaultDebugDir, false);
+        QCOMPARE(o.locator.searchDirs.size(), size_t(2));
+        QCOMPARE(o.locator.pathMaps.size(), size_t(1)); // the invalid one is left out
+        QCOMPARE(o.locator.pathMaps[0].from, std::string("/usr/src/app"));
+        QCOMPARE(o.locator.pathMaps[0].to, std::string("/home/me/app"));
+        QSettings().clear();
+    }
+
     void dialogEditsSettings()
     {
         qputenv("DEBUGINFOD_URLS", "http://env1.example");
-        DebuginfodSettings start;
-        start.servers = { "http://a.example" };
-        DebuginfodSettingsDialog dialog(start);
+        SymbolizeSettings start;
+        start.debuginfod.servers = { "http://a.example" };
+        start.local.searchDirs = { "/build/out" };
+        SymbolizeSettingsDialog dialog(start);
         dialog.show();
         QVERIFY(QTest::qWaitForWindowExposed(&dialog));
-        auto* servers = dialog.findChild<QPlainTextEdit*>();
-        QVERIFY(servers);
-        QCOMPARE(servers->toPlainText(), QString("http://a.example"));
-        servers->setPlainText("http://a.example\n\n  http://c.example  \n");
-        const auto boxes = dialog.findChildren<QCheckBox*>();
-        QCOMPARE(boxes.size(), 2);
-        boxes[0]->setChecked(true); // use DEBUGINFOD_URLS
-        const auto spins = dialog.findChildren<QSpinBox*>();
-        QCOMPARE(spins.size(), 3);
-        spins[0]->setValue(12);
-        const QImage shot = dialog.grab().toImage();
-        QVERIFY(!shot.isNull());
-        shot.save(SYMFLAME_TEST_BINARY_DIR "/debuginfod-settings.png");
-        const DebuginfodSettings d = dialog.settings();
-        QCOMPARE(d.servers, QStringList({ "http://a.example", "http://c.example" }));
-        QCOMPARE(d.envChoice, DebuginfodSettings::EnvChoice::Use);
-        QCOMPARE(d.timeoutSeconds, 12);
-        QCOMPARE(d.offline, false);
+        const auto edit = [&](const char* name) { return dialog.findChild<QPlainTextEdit*>(name); };
+        QVERIFY(edit("debugDirs") && edit("searchDirs") && edit("pathMaps") && edit("servers"));
+        QCOMPARE(edit("searchDirs")->toPlainText(), QString("/build/out"));
+        QCOMPARE(edit("servers")->toPlainText(), QString("http://a.example"));
+        edit("debugDirs")->setPlainText("/opt/debug\n\n");
+        edit("pathMaps")->setPlainText("/usr/src=/home/me/src");
+        edit("servers")->setPlainText("http://a.example\n\n  http://c.example  \n");
+        QVERIFY(dialog.pathMapError().isEmpty());
+        dialog.grab().save(SYMFLAME_TEST_BINARY_DIR "/settings-local.png");
+        dialog.tabs()->setCurrentIndex(1);
+        auto* useEnv = dialog.findChild<QCheckBox*>("useEnvironmentServers");
+        QVERIFY(useEnv && useEnv->isEnabled());
+        useEnv->setChecked(true);
+        auto* timeout = dialog.findChild<QSpinBox*>("timeout");
+        QVERIFY(timeout);
+        timeout->setValue(12);
+        dialog.grab().save(SYMFLAME_TEST_BINARY_DIR "/settings-servers.png");
+        const SymbolizeSettings d = dialog.settings();
+        QCOMPARE(d.local.debugDirs, QStringList({ "/opt/debug" }));
+        QCOMPARE(d.local.pathMaps, QStringList({ "/usr/src=/home/me/src" }));
+        QCOMPARE(d.debuginfod.servers, QStringList({ "http://a.example", "http://c.example" }));
+        QCOMPARE(d.debuginfod.envChoice, DebuginfodSettings::EnvChoice::Use);
+        QCOMPARE(d.debuginfod.timeoutSeconds, 12);
+        QCOMPARE(d.debuginfod.offline, false);
+        // A bad path map is named and keeps the dialog open.
+        edit("pathMaps")->setPlainText("/usr/src=/home/me/src\nnonsense");
+        QVERIFY(dialog.pathMapError().contains("nonsense"));
         qunsetenv("DEBUGINFOD_URLS");
     }
 };
 
-QTEST_MAIN(TestDebuginfodSettings)
-#include "tst_debuginfodsettings.moc"
+QTEST_MAIN(TestSymbolizeSettings)
+#include "tst_symbolizesettings.moc"

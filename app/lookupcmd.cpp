@@ -1,0 +1,583 @@
+// The lookup command. Input lines are read as llvm-symbolizer 19 reads them when --obj names the
+// binary: an optional "CODE " command, then the address up to the first space, as an unsigned
+// number whose base follows its prefix (0x/0X hex, 0b binary, 0o or a leading 0 octal, else
+// decimal); the rest of the line is ignored. A word that is no number is a symbol name, maybe with
+// "+offset": it is answered, as llvm-symbolizer does, at each symbol of that raw name in the
+// module's symbol table. A line whose address is malformed prints an error on stderr and the
+// unknown answer on stdout, as llvm-symbolizer does. All addresses are looked up
+// at once (sorted, unique, sharded over the worker threads by lookupModules) through the engine
+// openModuleSymbolizer picks, and the answers are printed in input order.
+#include "app/lookupcmd.h"
+
+#include "app/cli.h"
+#include "app/cmdline.h"
+#include "app/output.h"
+#include "symbolize/debuginfolocator.h"
+#include "symbolize/elffile.h"
+#include "symbolize/parallellookup.h"
+#include "symbolize/symboltable.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace symflame::app {
+
+namespace {
+
+enum class OutputStyle { Llvm, Json };
+
+/// One input line (or address argument), parsed.
+struct Request {
+    enum Kind {
+        Address, ///< look up address
+        Empty, ///< an empty line: answered as unknown, with no module name
+        Malformed, ///< error says why; answered as unknown
+        SymbolName, ///< "symbol[+offset]": answered for each symbol of that raw name
+    };
+    Kind kind = Malformed;
+    uint64_t address = 0;
+    std::string input; ///< the line as given (for messages)
+    std::string error;
+    std::string symbol;
+    uint64_t symbolOffset = 0;
+    std::vector<uint64_t> symbolAddresses; ///< symbol address (+ offset) of each match
+};
+
+/// StringRef::getAsInteger(0, ...) as LLVM does it: the base from the prefix, every character a
+/// digit of that base, no overflow.
+bool parseAutoRadix(std::string_view s, uint64_t* out)
+{
+    unsigned radix = 10;
+    if (s.starts_with("0x") || s.starts_with("0X")) {
+        radix = 16;
+        s.remove_prefix(2);
+    } else if (s.starts_with("0b") || s.starts_with("0B")) {
+        radix = 2;
+        s.remove_prefix(2);
+    } else if (s.starts_with("0o")) {
+        radix = 8;
+        s.remove_prefix(2);
+    } else if (s.size() > 1 && s[0] == '0' && s[1] >= '0' && s[1] <= '9') {
+        radix = 8;
+        s.remove_prefix(1);
+    }
+    if (s.empty())
+        return false;
+    uint64_t value = 0;
+    for (char c : s) {
+        unsigned digit;
+        if (c >= '0' && c <= '9')
+            digit = unsigned(c - '0');
+        else if (c >= 'a' && c <= 'z')
+            digit = unsigned(c - 'a') + 10;
+        else if (c >= 'A' && c <= 'Z')
+            digit = unsigned(c - 'A') + 10;
+        else
+            return false;
+        if (digit >= radix)
+            return false;
+        if (value > (UINT64_MAX - digit) / radix)
+            return false;
+        value = value * radix + digit;
+    }
+    *out = value;
+    return true;
+}
+
+bool isSpace(char c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r';
+}
+
+std::string_view trimLeft(std::string_view s)
+{
+    while (!s.empty() && isSpace(s.front()))
+        s.remove_prefix(1);
+    return s;
+}
+
+std::string_view trim(std::string_view s)
+{
+    s = trimLeft(s);
+    while (!s.empty() && isSpace(s.back()))
+        s.remove_suffix(1);
+    return s;
+}
+
+Request parseRequest(std::string_view line)
+{
+    Request r;
+    r.input = std::string(line);
+    // llvm-symbolizer drops every CR and LF of a line before reading it.
+    std::erase_if(r.input, [](char c) { return c == '\r' || c == '\n'; });
+    std::string_view s = r.input;
+    if (s.empty()) {
+        r.kind = Request::Empty;
+        return r;
+    }
+    const auto fail = [&](std::string message) {
+        r.kind = Request::Malformed;
+        r.error = std::move(message);
+        return r;
+    };
+    if (s.starts_with("DATA ") || s.starts_with("FRAME "))
+        return fail("symflame lookup answers CODE requests only");
+    if (s.starts_with("CODE "))
+        s.remove_prefix(5);
+    // FILE: and BUILDID: name the binary on the line; --obj already did.
+    bool filePrefix = false, buildIdPrefix = false;
+    for (;;) {
+        s = trimLeft(s);
+        const bool file = s.starts_with("FILE:");
+        const bool buildId = !file && s.starts_with("BUILDID:");
+        if (!file && !buildId)
+            break;
+        if (filePrefix || buildIdPrefix)
+            return fail("duplicate input file specification prefix");
+        s.remove_prefix(file ? 5 : 8);
+        filePrefix = file;
+        buildIdPrefix = buildId;
+    }
+    if (filePrefix || buildIdPrefix) {
+        if (trimLeft(s).empty())
+            return fail(filePrefix ? "must be followed by an input file" : "must be followed by a hash");
+        return fail("input file has already been specified");
+    }
+    s = trim(s);
+    if (s.empty())
+        return fail("no module offset has been specified");
+    const std::string_view spec = s.substr(0, s.find(' '));
+    if (parseAutoRadix(spec, &r.address)) {
+        r.kind = Request::Address;
+        return r;
+    }
+    if (spec.front() >= '0' && spec.front() <= '9')
+        return fail("expected a number as module offset");
+    r.kind = Request::SymbolName;
+    r.symbol = std::string(spec);
+    // "symbol+offset": the name is what precedes the last '+' when a number follows it.
+    if (const size_t plus = spec.rfind('+'); plus != std::string_view::npos && plus > 0) {
+        uint64_t offset = 0;
+        if (parseAutoRadix(spec.substr(plus + 1), &offset)) {
+            r.symbol = std::string(spec.substr(0, plus));
+            r.symbolOffset = offset;
+        }
+    }
+    return r;
+}
+
+/// The name LLVM's Itanium demangler gives a legacy Rust symbol ("_ZN" path "17h<hash>E", maybe
+/// a ".suffix"), which is what llvm-symbolizer prints: the components joined by "::", escapes
+/// and hash kept, the suffix in parentheses. symbolize/ decodes such names further (escapes
+/// undone, hash dropped); lookup prints llvm-symbolizer's form. False for any other name.
+bool llvmLegacyRustName(std::string_view raw, std::string* out)
+{
+    if (!raw.starts_with("_ZN"))
+        return false;
+    std::string_view s = raw.substr(3);
+    std::string name;
+    std::string_view last;
+    while (!s.empty() && s.front() != 'E') {
+        size_t len = 0, i = 0;
+        while (i < s.size() && s[i] >= '0' && s[i] <= '9' && len < 100000)
+            len = len * 10 + size_t(s[i++] - '0');
+        if (i == 0 || len == 0 || i + len > s.size())
+            return false;
+        last = s.substr(i, len);
+        if (!name.empty())
+            name += "::";
+        name += last;
+        s.remove_prefix(i + len);
+    }
+    if (s.empty() || last.size() != 17 || last[0] != 'h')
+        return false;
+    for (char c : last.substr(1))
+        if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f')))
+            return false;
+    s.remove_prefix(1); // 'E'
+    if (!s.empty()) {
+        if (s.front() != '.')
+            return false;
+        name += " (" + std::string(s) + ")";
+    }
+    *out = std::move(name);
+    return true;
+}
+
+struct PrintOptions {
+    OutputStyle style = OutputStyle::Llvm;
+    bool demangle = true;
+    /// JSON answers to addresses given as arguments form one array on one line (llvm-symbolizer
+    /// does so); answers to stdin lines are one object per line.
+    bool jsonArray = false;
+    bool inlines = true; ///< --no-inlines: one frame, the physical function at the innermost line
+
+    std::string moduleName; ///< --obj as given
+};
+
+class AnswerPrinter {
+public:
+    /// symbols: the module's symbol table (for --no-inlines and symbol requests), or null.
+    AnswerPrinter(const PrintOptions& options, const symbolize::SymbolTable* symbols)
+        : m_options(options)
+        , m_symbols(symbols)
+    {
+    }
+
+    /// Before the first answer and after the last: the brackets of the JSON array.
+    void begin(Output& out)
+    {
+        if (m_options.style == OutputStyle::Json && m_options.jsonArray)
+            out << '[';
+    }
+    void end(Output& out)
+    {
+        if (m_options.style == OutputStyle::Json && m_options.jsonArray)
+            out << "]\n";
+    }
+
+    void printUnknown(Output& out, std::string_view moduleName)
+    {
+        if (m_options.style == OutputStyle::Llvm) {
+            out << "??\n??:0:0\n\n";
+            return;
+        }
+        startJsonObject(out);
+        out << "{\"ModuleName\":";
+        out.jsonString(moduleName);
+        out << ",\"Symbol\":[";
+        printJsonFrame(out, "", "", 0, 0, 0);
+        endJsonObject(out);
+    }
+
+    /// A symbol request: one entry per symbol address whose line is known (llvm-symbolizer's
+    /// "Loc" list); the LLVM layout prints the unknown answer when there is none.
+    void printSymbol(Output& out, const Request& r, std::span<const uint64_t> addresses,
+                     const symbolize::SymbolizedAddresses& answers)
+    {
+        std::vector<size_t> found;
+        for (uint64_t a : r.symbolAddresses) {
+            const size_t index = indexOf(addresses, a);
+            const auto frames = answers.frames(index);
+            if (!answers.str(answers.function(frames.front().function).file).empty())
+                found.push_back(index);
+        }
+        if (m_options.style == OutputStyle::Llvm) {
+            if (found.empty())
+                out << "??\n??:0:0\n";
+            for (size_t index : found)
+                printPhysical(out, answers, addresses, index);
+            out << '\n';
+            return;
+        }
+        startJsonObject(out);
+        out << "{\"Loc\":[";
+        for (size_t k = 0; k < found.size(); ++k) {
+            if (k)
+                out << ',';
+            printPhysical(out, answers, addresses, found[k]);
+        }
+        out << "],\"ModuleName\":";
+        out.jsonString(m_options.moduleName);
+        out << ",\"SymName\":";
+        out.jsonString(r.symbol);
+        out << '}';
+        endJsonObject(out, false);
+    }
+
+    void printAnswer(Output& out, uint64_t address, std::span<const uint64_t> addresses,
+                     const symbolize::SymbolizedAddresses& answers)
+    {
+        const size_t index = indexOf(addresses, address);
+        const auto frames = answers.frames(index);
+        if (m_options.style == OutputStyle::Json) {
+            startJsonObject(out);
+            out.format("{\"Address\":\"0x%llx\",\"ModuleName\":", static_cast<unsigned long long>(address));
+            out.jsonString(m_options.moduleName);
+            out << ",\"Symbol\":[";
+        }
+        if (!m_options.inlines) {
+            printPhysical(out, answers, addresses, index);
+        } else {
+            bool first = true;
+            for (const symbolize::SymbolizedFrame& f : frames) {
+                const symbolize::SymbolizedFunction& fn = answers.function(f.function);
+                if (!first && m_options.style == OutputStyle::Json)
+                    out << ',';
+                first = false;
+                printLineInfo(out, functionName(answers, f.function), answers.str(fn.file), f.line, f.column,
+                              fn.startLine);
+            }
+        }
+        if (m_options.style == OutputStyle::Json)
+            endJsonObject(out);
+        else
+            out << '\n';
+    }
+
+private:
+    void startJsonObject(Output& out)
+    {
+        if (m_options.jsonArray && m_objects++ > 0)
+            out << ',';
+    }
+    /// Closes the Symbol array and the object (closeSymbols false: the object only).
+    void endJsonObject(Output& out, bool closeSymbols = true)
+    {
+        if (closeSymbols)
+            out << "]}";
+        if (!m_options.jsonArray)
+            out << '\n';
+    }
+
+    static size_t indexOf(std::span<const uint64_t> addresses, uint64_t address)
+    {
+        return size_t(std::lower_bound(addresses.begin(), addresses.end(), address) - addresses.begin());
+    }
+
+    /// The answer without inline frames, as llvm-symbolizer gives it for --no-inlines and for
+    /// symbol requests: the innermost frame's location and start line, and its function's name
+    /// unless a symbol covers the address: then the symbol's, which the engine gave the physical
+    /// (outermost) frame.
+    void printPhysical(Output& out, const symbolize::SymbolizedAddresses& answers, std::span<const uint64_t> addresses,
+                       size_t index)
+    {
+        const auto frames = answers.frames(index);
+        const symbolize::SymbolizedFrame& inner = frames.front();
+        const symbolize::SymbolizedFunction& innerFn = answers.function(inner.function);
+        const bool symbolNamed = m_symbols && m_symbols->find(addresses[index]);
+        const uint32_t named = symbolNamed ? frames.back().function : inner.function;
+        printLineInfo(out, functionName(answers, named), answers.str(innerFn.file), inner.line, inner.column,
+                      innerFn.startLine);
+    }
+
+    /// One frame: two lines in the LLVM layout, an object of the Symbol array in JSON.
+    void printLineInfo(Output& out, std::string_view function, std::string_view file, uint32_t line,
+                       uint32_t column, uint32_t startLine)
+    {
+        if (m_options.style == OutputStyle::Llvm) {
+            out << (function.empty() ? std::string_view("??") : function) << '\n';
+            out << (file.empty() ? std::string_view("??") : file) << ':' << uint64_t(line) << ':' << uint64_t(column)
+                << '\n';
+            return;
+        }
+        printJsonFrame(out, function, file, line, column, startLine);
+    }
+
+    /// The name to print for function index (the engine's name, or llvm-symbolizer's form of a
+    /// legacy Rust name), worked out once per function.
+    std::string_view functionName(const symbolize::SymbolizedAddresses& answers, uint32_t index)
+    {
+        const symbolize::SymbolizedFunction& fn = answers.function(index);
+        if (!m_options.demangle)
+            return answers.str(fn.systemName);
+        if (m_rustNames.size() <= index) {
+            m_rustNames.resize(answers.functions().size());
+            m_rustKnown.resize(answers.functions().size(), false);
+        }
+        if (!m_rustKnown[index]) {
+            m_rustKnown[index] = true;
+            llvmLegacyRustName(answers.str(fn.systemName), &m_rustNames[index]);
+        }
+        return m_rustNames[index].empty() ? answers.str(fn.name) : std::string_view(m_rustNames[index]);
+    }
+
+    // The engine knows neither the function's start address, nor its declaration file, nor the
+    // line table's discriminator: they print as llvm-symbolizer prints them when unknown.
+    static void printJsonFrame(Output& out, std::string_view function, std::string_view file, uint32_t line,
+                               uint32_t column, uint32_t startLine)
+    {
+        out << "{\"Column\":" << uint64_t(column) << ",\"Discriminator\":0,\"FileName\":";
+        out.jsonString(file);
+        out << ",\"FunctionName\":";
+        out.jsonString(function);
+        out << ",\"Line\":" << uint64_t(line) << ",\"StartAddress\":\"\",\"StartFileName\":\"\",\"StartLine\":"
+            << uint64_t(startLine) << '}';
+    }
+
+    const PrintOptions& m_options;
+    const symbolize::SymbolTable* m_symbols;
+    std::vector<std::string> m_rustNames; ///< by function index; empty: not a legacy Rust name
+    std::vector<bool> m_rustKnown;
+    size_t m_objects = 0;
+};
+
+/// Fills symbolAddresses of the symbol requests from the symbol table that names the module's
+/// functions: every symbol of that raw name (llvm-symbolizer's table keeps one symbol per
+/// address, as SymbolTable does), plus the offset when it lies inside the symbol.
+void resolveSymbols(const symbolize::SymbolTable& table, std::vector<Request>& requests)
+{
+    std::unordered_multimap<std::string_view, const symbolize::SymbolTable::Symbol*> byName;
+    for (const auto& sym : table.symbols())
+        byName.emplace(sym.name, &sym);
+    for (Request& r : requests) {
+        if (r.kind != Request::SymbolName)
+            continue;
+        const auto [begin, end] = byName.equal_range(r.symbol);
+        for (auto it = begin; it != end; ++it) {
+            const auto& sym = *it->second;
+            r.symbolAddresses.push_back(sym.address + (r.symbolOffset < sym.size ? r.symbolOffset : 0));
+        }
+        // The symbol table is in address order; the matches of one name are reported in it.
+        std::sort(r.symbolAddresses.begin(), r.symbolAddresses.end());
+    }
+}
+
+std::string readAll(std::FILE* file)
+{
+    std::string data;
+    char buf[1 << 16];
+    size_t n;
+    while ((n = std::fread(buf, 1, sizeof buf, file)) > 0)
+        data.append(buf, n);
+    return data;
+}
+
+} // namespace
+
+int runLookupCommand(int argc, char** argv)
+{
+    const OptionSpec specs[] = {
+        { "obj", 'e', true },
+        { "exe", 0, true },
+        { "output-style", 0, true },
+        { "debug-dir", 0, true },
+        { "debug-file-directory", 0, true },
+        { "demangle", 'C', false },
+        { "no-demangle", 0, false },
+        { "inlines", 'i', false },
+        { "no-inlines", 0, false },
+        { "help", 'h', false },
+    };
+    std::string error;
+    const auto args = parseArgs(std::span<char* const>(argv, static_cast<size_t>(argc)), specs, &error);
+    if (!args)
+        return usageError("lookup: " + error);
+    if (args->has("help")) {
+        std::fputs(usageText(), stdout);
+        return ExitOk;
+    }
+    PrintOptions print;
+    symbolize::LocatorOptions locatorOptions;
+    for (const auto& [name, value] : args->options) {
+        if (name == "obj" || name == "exe") {
+            print.moduleName = value;
+        } else if (name == "output-style") {
+            if (value == "LLVM")
+                print.style = OutputStyle::Llvm;
+            else if (value == "JSON")
+                print.style = OutputStyle::Json;
+            else
+                return usageError("lookup: --output-style wants LLVM or JSON, not '" + value + "'");
+        } else if (name == "debug-dir" || name == "debug-file-directory") {
+            locatorOptions.debugDirs.push_back(value);
+        } else if (name == "demangle") {
+            print.demangle = true;
+        } else if (name == "no-demangle") {
+            print.demangle = false;
+        } else if (name == "inlines") {
+            print.inlines = true;
+        } else if (name == "no-inlines") {
+            print.inlines = false;
+        }
+    }
+    if (print.moduleName.empty())
+        return usageError("lookup: missing --obj BIN");
+
+    // The binary first: a wrong --obj is reported before any input is read.
+    auto elf = symbolize::ElfFile::open(print.moduleName);
+    if (!elf)
+        return inputError(print.moduleName, elf.error().message);
+    symbolize::DebugInfoLocator locator(std::move(locatorOptions));
+    symbolize::LocateResult located = locator.locate(print.moduleName, (*elf)->buildId());
+    if (located.status != symbolize::LocateStatus::Found)
+        return inputError(print.moduleName, located.summary());
+    // llvm-symbolizer names functions from the symbol table of --obj itself, never from a separate
+    // debug file's (the profile pass uses that one: a stripped binary then gets the names of its
+    // unstripped original). MiniDebugInfo keeps its own tables: they stand in for the binary's.
+    if (located.binary && located.symbols && located.symbols != located.binary
+        && located.source != symbolize::DebugSource::MiniDebugInfo) {
+        const symbolize::ElfContents& own = located.binary->contents();
+        located.symbols = own.symtab || own.dynsym ? located.binary : nullptr;
+        located.symbolKind = own.symtab ? symbolize::SymbolTable::Kind::Static : symbolize::SymbolTable::Kind::Dynamic;
+    }
+
+    std::vector<Request> requests;
+    print.jsonArray = !args->positional.empty();
+    if (!args->positional.empty()) {
+        for (const std::string& a : args->positional)
+            requests.push_back(parseRequest(a));
+    } else {
+        const std::string input = readAll(stdin);
+        std::string_view rest = input;
+        while (!rest.empty()) {
+            const size_t nl = rest.find('\n');
+            requests.push_back(parseRequest(rest.substr(0, nl)));
+            rest = nl == std::string_view::npos ? std::string_view() : rest.substr(nl + 1);
+        }
+    }
+
+    // The symbol table, when symbol requests or --no-inlines need it.
+    const bool symbolRequests
+        = std::any_of(requests.begin(), requests.end(), [](const Request& r) { return r.kind == Request::SymbolName; });
+    std::optional<symbolize::SymbolTable> symbols;
+    if ((symbolRequests || !print.inlines) && located.symbols) {
+        auto table = symbolize::SymbolTable::load(located.symbols, located.symbolKind);
+        if (!table)
+            return inputError(located.symbols->path(), table.error().message);
+        symbols = std::move(table).value();
+        resolveSymbols(*symbols, requests);
+    }
+    std::vector<uint64_t> addresses;
+    for (const Request& r : requests) {
+        if (r.kind == Request::Address)
+            addresses.push_back(r.address);
+        addresses.insert(addresses.end(), r.symbolAddresses.begin(), r.symbolAddresses.end());
+    }
+    std::sort(addresses.begin(), addresses.end());
+    addresses.erase(std::unique(addresses.begin(), addresses.end()), addresses.end());
+
+    symbolize::SymbolizedAddresses answers;
+    if (!addresses.empty()) {
+        const symbolize::LookupModule module { &located, addresses };
+        auto outcomes = symbolize::lookupModules(std::span(&module, 1), symbolize::LookupOptions {});
+        if (!outcomes)
+            return inputError(print.moduleName, outcomes.error().message);
+        symbolize::LookupOutcome& outcome = outcomes->front();
+        if (!outcome.ok)
+            return inputError(print.moduleName, outcome.error);
+        answers = std::move(outcome.answers);
+    }
+
+    Output out;
+    AnswerPrinter printer(print, symbols ? &*symbols : nullptr);
+    printer.begin(out);
+    for (const Request& r : requests) {
+        switch (r.kind) {
+        case Request::Address:
+            printer.printAnswer(out, r.address, addresses, answers);
+            break;
+        case Request::Empty:
+            printer.printUnknown(out, "");
+            break;
+        case Request::Malformed:
+            out.flush();
+            std::fprintf(stderr, "symflame: error: '%s': %s\n", r.input.c_str(), r.error.c_str());
+            printer.printUnknown(out, print.moduleName);
+            break;
+        case Request::SymbolName:
+            printer.printSymbol(out, r, addresses, answers);
+            break;
+        }
+    }
+    printer.end(out);
+    return ExitOk;
+}
+
+} // namespace symflame::app

@@ -1,0 +1,89 @@
+// symflame-benchviewer: times the viewer on the offscreen platform. Opens FILE as the main window
+// does (read, symbols, call tree) and paints the flame graph once into a 1920x1080 image
+// ("open to painted"), then times full repaints of that view; prints wall times in ms.
+//   symflame-benchviewer FILE [--repaints N]
+#include "ui/flamegraphpainter.h"
+#include "ui/profilesnapshot.h"
+
+#include <QGuiApplication>
+#include <QImage>
+#include <QPainter>
+#include <QPalette>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+using namespace symflame;
+
+namespace {
+
+double msSince(std::chrono::steady_clock::time_point t0)
+{
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    if (argc < 2) {
+        std::fputs("usage: symflame-benchviewer FILE [--repaints N]\n", stderr);
+        return 2;
+    }
+    int repaints = 20;
+    for (int i = 2; i + 1 < argc; ++i)
+        if (std::strcmp(argv[i], "--repaints") == 0)
+            repaints = std::max(1, std::atoi(argv[i + 1]));
+    if (!std::getenv("QT_QPA_PLATFORM"))
+        setenv("QT_QPA_PLATFORM", "offscreen", 1);
+    int qtArgc = 1;
+    QGuiApplication app(qtArgc, argv);
+
+    const auto t0 = std::chrono::steady_clock::now();
+    auto loaded = ui::loadSnapshot(argv[1]);
+    if (!loaded) {
+        std::fprintf(stderr, "symflame-benchviewer: %s\n", loaded.error().toString().c_str());
+        return 1;
+    }
+    const double loadMs = msSince(t0);
+    ui::FlameGraphPainter painter;
+    painter.setFont(QGuiApplication::font());
+    painter.setSnapshot(loaded.value());
+    QImage image(1920, 1080, QImage::Format_RGB32);
+    const QPalette palette = QGuiApplication::palette();
+    auto paintOnce = [&] {
+        painter.layout(image.width());
+        image.fill(palette.color(QPalette::Base));
+        QPainter p(&image);
+        painter.paint(p, image.rect(), image.rect(), palette);
+    };
+    paintOnce();
+    const double openMs = msSince(t0);
+
+    std::vector<double> times;
+    for (int i = 0; i < repaints; ++i) {
+        const auto t = std::chrono::steady_clock::now();
+        paintOnce();
+        times.push_back(msSince(t));
+    }
+    std::sort(times.begin(), times.end());
+    // A relayout (what a resize or a zoom costs) on top of a repaint.
+    const auto tl = std::chrono::steady_clock::now();
+    painter.setRoot(painter.root());
+    paintOnce();
+    const double relayoutMs = msSince(tl);
+
+    const auto& tree = *loaded.value()->tree;
+    std::printf("nodes %zu, samples %zu\n", tree.size(), loaded.value()->profile->sampleCount());
+    std::printf("load (read, symbols, call tree)  %8.1f ms\n", loadMs);
+    std::printf("open to painted 1920x1080        %8.1f ms\n", openMs);
+    std::printf("full repaint 1920x1080 median    %8.2f ms (min %.2f, max %.2f, %d runs)\n", times[times.size() / 2],
+        times.front(), times.back(), repaints);
+    std::printf("relayout + repaint               %8.2f ms\n", relayoutMs);
+    return 0;
+}

@@ -1,0 +1,515 @@
+// The viewer's analysis and drawing: focus/ignore/hide/collapse/sandwich on call trees and the
+// top table, search matches and their statistics, the painter's highlight, color by binary
+// (distinct colors counted in a rendered image), icicle hit testing, horizontal zoom, the top
+// functions item model under QAbstractItemModelTester, SVG/PNG export, and the main window's
+// search bar, rules and details panel on a real profile. Screenshots go to /tmp/viewer-shots.
+#include "calltreetesthelpers.h"
+#include "fixtures/fixturepaths.h"
+#include "model/search.h"
+#include "model/stackfilter.h"
+#include "model/toptable.h"
+#include "ui/flameexport.h"
+#include "ui/flamegraphpainter.h"
+#include "ui/flamegraphwidget.h"
+#include "ui/framedetailswidget.h"
+#include "ui/mainwindow.h"
+#include "ui/topfunctionsmodel.h"
+
+#include <QAbstractItemModelTester>
+#include <QApplication>
+#include <QDir>
+#include <QDockWidget>
+#include <QFile>
+#include <QAction>
+#include <QImage>
+#include <QListWidget>
+#include <QPainter>
+#include <QSet>
+#include <QSignalSpy>
+#include <QSortFilterProxyModel>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace symflame;
+using namespace symflame::model;
+using symflame::testing::printTree;
+using symflame::testing::profileFromFolded;
+
+namespace {
+
+const QByteArray kSmall("main;a;hot 60\nmain;b;hot 20\nmain;b;cold 15\nmain 5\n");
+
+std::shared_ptr<const ui::ProfileSnapshot> snapshotOf(Profile profile)
+{
+    auto s = ui::makeSnapshot(std::make_shared<const Profile>(std::move(profile)), 0);
+    return s ? s.value() : nullptr;
+}
+
+QStringList shaped(const QByteArray& folded, std::vector<FilterRule> rules, bool collapse = false,
+    const std::string& pivot = {}, StackFilter::Sandwich sandwich = StackFilter::Sandwich::None,
+    CallTree::Direction direction = CallTree::Direction::TopDown)
+{
+    const Profile p = profileFromFolded(folded);
+    const SymbolTable symbols = SymbolTable::build(p);
+    SymbolId pivotId;
+    for (size_t i = 0; i < symbols.size(); ++i)
+        if (symbols.displayName(SymbolId(i)) == pivot)
+            pivotId = SymbolId(i);
+    const StackFilter f = StackFilter::build(p, symbols, rules, collapse, pivotId, sandwich);
+    const CallTree tree = CallTree::build(p, symbols, 0, direction, nullptr, &f);
+    QStringList out = printTree(tree, symbols);
+    out.prepend(QStringLiteral("total=%1").arg(tree.totalValue()));
+    return out;
+}
+
+FilterRule fn(FilterRule::Action a, const char* name)
+{
+    return FilterRule { a, FilterRule::Target::Function, name };
+}
+
+// A profile whose functions live in three binaries: libA (f1, f2), libB (g), prog (main).
+Profile threeBinaries()
+{
+    Profile p;
+    p.sampleTypes = { { p.strings.intern("cpu"), p.strings.intern("nanoseconds") } };
+    const char* files[] = { "/usr/bin/prog", "/usr/lib/libA.so", "/usr/lib/libB.so" };
+    for (int i = 0; i < 3; ++i) {
+        Mapping m;
+        m.start = 0x100000 * uint64_t(i + 1);
+        m.limit = m.start + 0x100000;
+        m.file = p.strings.intern(files[i]);
+        p.mappings.push_back(m);
+    }
+    auto loc = [&](const char* name, int mapping) {
+        Function f;
+        f.name = p.strings.intern(name);
+        p.functions.push_back(f);
+        Location l;
+        l.mapping = MappingId(uint32_t(mapping));
+        l.address = p.mappings[size_t(mapping)].start + 16 * p.locations.size();
+        l.linesBegin = uint32_t(p.lines.size());
+        l.lineCount = 1;
+        p.lines.push_back({ FunctionId(p.functions.size() - 1), 1, 0 });
+        p.locations.push_back(l);
+        return LocationId(p.locations.size() - 1);
+    };
+    const LocationId main = loc("main", 0), f1 = loc("f1", 1), f2 = loc("f2", 1), g = loc("g", 2);
+    const int64_t v40[] = { 40 }, v30[] = { 30 }, v20[] = { 20 };
+    p.addSample(p.internStack(std::vector<LocationId> { f1, main }), v40);
+    p.addSample(p.internStack(std::vector<LocationId> { g, f2, main }), v30);
+    p.addSample(p.internStack(std::vector<LocationId> { g, main }), v20);
+    p.updateFrameStatuses();
+    p.finishBuilding();
+    return p;
+}
+
+NodeId nodeNamed(const ui::ProfileSnapshot& s, const std::string& path)
+{
+    NodeId node = s.tree->root();
+    for (const QString& part : QString::fromStdString(path).split(QLatin1Char(';'))) {
+        NodeId next;
+        for (NodeId c : s.tree->children(node))
+            if (QString::fromStdString(s.symbols->displayName(s.tree->node(c).symbol)) == part)
+                next = c;
+        if (!next.valid())
+            return {};
+        node = next;
+    }
+    return node;
+}
+
+void saveShot(const QImage& image, const QString& name)
+{
+    QDir().mkpath(QStringLiteral("/tmp/viewer-shots"));
+    image.save(QStringLiteral("/tmp/viewer-shots/") + name);
+}
+
+} // namespace
+
+class TestViewer : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QApplication::setOrganizationName(QStringLiteral("symflame-tests"));
+        QApplication::setApplicationName(QStringLiteral("tst_viewer"));
+        QApplication::setFont(QFont(QStringLiteral("DejaVu Sans"), 9));
+    }
+
+    void filters_data()
+    {
+        QTest::addColumn<QByteArray>("folded");
+        QTest::addColumn<std::vector<FilterRule>>("rules");
+        QTest::addColumn<bool>("collapse");
+        QTest::addColumn<QStringList>("expected");
+        using A = FilterRule::Action;
+        QTest::addRow("none") << kSmall << std::vector<FilterRule> {} << false
+                              << QStringList { "total=100", "main=100", " a=60", "  hot=60", " b=35", "  cold=15",
+                                     "  hot=20" };
+        QTest::addRow("focus b") << kSmall << std::vector<FilterRule> { fn(A::Focus, "b") } << false
+                                 << QStringList { "total=35", "main=35", " b=35", "  cold=15", "  hot=20" };
+        QTest::addRow("ignore b") << kSmall << std::vector<FilterRule> { fn(A::Ignore, "b") } << false
+                                  << QStringList { "total=65", "main=65", " a=60", "  hot=60" };
+        QTest::addRow("hide b") << kSmall << std::vector<FilterRule> { fn(A::Hide, "b") } << false
+                                << QStringList { "total=100", "main=100", " a=60", "  hot=60", " cold=15", " hot=20" };
+        QTest::addRow("focus hot, ignore a") << kSmall
+                                             << std::vector<FilterRule> { fn(A::Focus, "hot"), fn(A::Ignore, "a") }
+                                             << false << QStringList { "total=20", "main=20", " b=20", "  hot=20" };
+        QTest::addRow("collapse recursion")
+            << QByteArray("main;f;f;f;g 3\nmain;f;g;f 2\n") << std::vector<FilterRule> {} << true
+            << QStringList { "total=5", "main=5", " f=5", "  g=5", "   f=2" };
+    }
+    void filters()
+    {
+        QFETCH(QByteArray, folded);
+        QFETCH(std::vector<FilterRule>, rules);
+        QFETCH(bool, collapse);
+        QFETCH(QStringList, expected);
+        QCOMPARE(shaped(folded, rules, collapse), expected);
+    }
+
+    void hideBinary()
+    {
+        const Profile p = threeBinaries();
+        const SymbolTable symbols = SymbolTable::build(p);
+        const std::vector<FilterRule> rules { { FilterRule::Action::Hide, FilterRule::Target::Binary, "libA.so" } };
+        const StackFilter f = StackFilter::build(p, symbols, rules, false);
+        const CallTree tree = CallTree::build(p, symbols, 0, CallTree::Direction::TopDown, nullptr, &f);
+        QCOMPARE(printTree(tree, symbols, true), (QStringList { "main=90/40", " g=50/50" }));
+        // The top table sees the same shaped stacks: main now has the flat time f1 had.
+        const auto top = topFunctions(p, symbols, 0, &f);
+        QCOMPARE(top.size(), size_t(2));
+        QCOMPARE(symbols.displayName(top[0].symbol), std::string("g"));
+        QCOMPARE(top[0].flat, 50);
+        QCOMPARE(top[1].flat, 40);
+        QCOMPARE(top[1].cum, 90);
+    }
+
+    void sandwich()
+    {
+        const QByteArray folded("main;a;x;y 3\nmain;b;x;z 2\nmain;x;x;w 1\nmain;c 4\n");
+        // Callees of x: from its outermost frame down.
+        QCOMPARE(shaped(folded, {}, false, "x", StackFilter::Sandwich::Callees),
+            (QStringList { "total=6", "x=6", " x=1", "  w=1", " y=3", " z=2" }));
+        // Callers of x, bottom-up from its innermost frame.
+        QCOMPARE(shaped(folded, {}, false, "x", StackFilter::Sandwich::Callers, CallTree::Direction::BottomUp),
+            (QStringList { "total=6", "x=6", " a=3", "  main=3", " b=2", "  main=2", " x=1", "  main=1" }));
+    }
+
+    void searchMatchesAndStats()
+    {
+        const Profile p = profileFromFolded(kSmall);
+        const SymbolTable symbols = SymbolTable::build(p);
+        const CallTree tree = CallTree::build(p, symbols, 0);
+        auto m = matchSymbols(p, symbols, SearchQuery { "HO", false, false });
+        QVERIFY(m);
+        QStringList names;
+        for (size_t i = 0; i < symbols.size(); ++i)
+            if ((*m)[i])
+                names << QString::fromStdString(symbols.displayName(SymbolId(i)));
+        QCOMPARE(names, QStringList { "hot" });
+        SearchStats st = searchStats(tree, *m);
+        QCOMPARE(st.frames, size_t(2));
+        QCOMPARE(st.value, 80);
+        QCOMPARE(symbols.displayName(tree.node(st.nodes.front()).symbol), std::string("hot"));
+        QCOMPARE(tree.node(st.nodes.front()).total, 60); // the largest first
+        // A frame and its descendant both matching count once for the percentage.
+        m = matchSymbols(p, symbols, SearchQuery { "^(main|b)$", true, false });
+        QVERIFY(m);
+        st = searchStats(tree, *m);
+        QCOMPARE(st.frames, size_t(2));
+        QCOMPARE(st.value, 100);
+        QVERIFY(!matchSymbols(p, symbols, SearchQuery { "HO", false, true }).value()[0]);
+        const auto bad = matchSymbols(p, symbols, SearchQuery { "(unclosed", true, false });
+        QVERIFY(!bad);
+        QVERIFY2(QString::fromStdString(bad.error().message).contains(QStringLiteral("(unclosed")),
+            bad.error().message.c_str());
+    }
+
+    void searchHighlightsExactlyTheMatches()
+    {
+        const auto snap = snapshotOf(profileFromFolded(kSmall));
+        ui::FlameGraphWidget w;
+        w.resize(800, 200);
+        w.setSnapshot(snap);
+        auto m = matchSymbols(*snap->profile, *snap->symbols, SearchQuery { "hot", false, false });
+        QVERIFY(m);
+        w.setHighlight(*m);
+        const QImage image = w.grab().toImage();
+        saveShot(image, QStringLiteral("search-highlight.png"));
+        for (size_t i = 1; i < snap->tree->size(); ++i) {
+            const NodeId n(i);
+            const QRect r = w.frameRect(n);
+            QVERIFY(!r.isEmpty());
+            const QColor painted = image.pixelColor(r.right() - 4, r.center().y());
+            const bool match = (*m)[snap->tree->node(n).symbol.index()];
+            const QColor own = w.painter().nodeColor(n, false);
+            QVERIFY2((painted == own) == match, qPrintable(w.label(n)));
+        }
+    }
+
+    void colorByBinaryGivesOneColorPerBinary()
+    {
+        const auto snap = snapshotOf(threeBinaries());
+        ui::FlameGraphPainter painter;
+        painter.setSnapshot(snap);
+        painter.setColorScheme(ui::FlameGraphPainter::ColorScheme::Binary);
+        painter.layout(900);
+        const int rowH = painter.rowHeight();
+        QImage image(900, painter.contentHeight(), QImage::Format_RGB32);
+        image.fill(Qt::white);
+        {
+            QPainter p(&image);
+            painter.paint(p, image.rect(), image.rect(), QPalette());
+        }
+        saveShot(image, QStringLiteral("color-by-binary.png"));
+        // Every pixel of the rows above the root that is a frame fill (not text, not the gaps).
+        QSet<QRgb> colors;
+        for (int row = 1; row < painter.rowCount(); ++row) {
+            const int y = image.height() - row * rowH - rowH / 2;
+            for (int x = 0; x < image.width(); ++x) {
+                const QRgb c = image.pixel(x, y);
+                if (c != qRgb(255, 255, 255))
+                    colors.insert(c);
+            }
+        }
+        // Text and its antialiasing add other shades: count colors covering a real span only.
+        QSet<QRgb> fills;
+        for (QRgb c : colors) {
+            int n = 0;
+            for (int row = 1; row < painter.rowCount(); ++row) {
+                const int y = image.height() - row * rowH - rowH / 2;
+                for (int x = 0; x < image.width(); ++x)
+                    n += image.pixel(x, y) == c;
+            }
+            if (n > 20)
+                fills.insert(c);
+        }
+        QCOMPARE(fills.size(), 3);
+        QCOMPARE(painter.legend(false).size(), size_t(3));
+        QVERIFY(fills.contains(ui::FlameGraphPainter::binaryColor("libA.so", false).rgb()));
+        QVERIFY(fills.contains(ui::FlameGraphPainter::binaryColor("libB.so", false).rgb()));
+        QVERIFY(fills.contains(ui::FlameGraphPainter::binaryColor("prog", false).rgb()));
+    }
+
+    void icicleHitTestingAndViewZoom()
+    {
+        const auto snap = snapshotOf(profileFromFolded(kSmall));
+        ui::FlameGraphWidget w;
+        w.resize(1000, 300);
+        w.setSnapshot(snap);
+        w.setOrientation(ui::FlameGraphPainter::Orientation::Icicle);
+        const int rowH = w.painter().rowHeight();
+        QCOMPARE(w.nodeAt(QPoint(500, rowH / 2)), snap->tree->root());
+        QCOMPARE(w.nodeAt(QPoint(100, rowH * 3 + rowH / 2)), nodeNamed(*snap, "main;a;hot"));
+        QCOMPARE(w.nodeAt(QPoint(700, rowH * 2 + rowH / 2)), nodeNamed(*snap, "main;b"));
+        saveShot(w.grab().toImage(), QStringLiteral("icicle.png"));
+        // Ctrl+wheel zoom x2 around the right edge: b (60..95%) now spans 20%..90% of the width.
+        QWheelEvent wheel(QPointF(1000, 50), w.mapToGlobal(QPointF(1000, 50)), QPoint(), QPoint(0, 120 * 3),
+            Qt::NoButton, Qt::ControlModifier, Qt::NoScrollPhase, false);
+        QApplication::sendEvent(&w, &wheel);
+        QVERIFY(w.isViewZoomed());
+        const double factor = std::pow(1.25, 3);
+        const QRect b = w.frameRect(nodeNamed(*snap, "main;b"));
+        const double expectedLeft = 1000 - (1000 - 600) * factor;
+        // The view range is kept in value units (here 100 in all), so each step rounds a little.
+        QVERIFY2(qAbs(b.left() - expectedLeft) <= 4, qPrintable(QString::number(b.left())));
+        QCOMPARE(w.nodeAt(QPoint(995, rowH + rowH / 2)), nodeNamed(*snap, "main"));
+        QVERIFY(!w.hitAt(QPoint(995, rowH * 2 + rowH / 2)).valid()); // main's self time, right of b
+        w.resetView();
+        QVERIFY(!w.isViewZoomed());
+        QCOMPARE(w.frameRect(nodeNamed(*snap, "main;b")).left(), 600);
+    }
+
+    void topFunctionsModel()
+    {
+        auto loaded = ui::loadSnapshot(fixtures::goCpuProfile);
+        QVERIFY(loaded);
+        const auto snap = loaded.value();
+        ui::TopFunctionsModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QSortFilterProxyModel proxy;
+        proxy.setSourceModel(&model);
+        proxy.setSortRole(ui::TopFunctionsModel::SortRole);
+        QAbstractItemModelTester proxyTester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        auto entries = topFunctions(*snap->profile, *snap->symbols, snap->sampleType);
+        const size_t n = entries.size();
+        QVERIFY(n > 5);
+        model.setEntries(snap, std::move(entries), snap->tree->totalValue());
+        QCOMPARE(model.rowCount(), int(n));
+        proxy.sort(ui::TopFunctionsModel::Total, Qt::DescendingOrder);
+        qlonglong previous = std::numeric_limits<qlonglong>::max();
+        for (int r = 0; r < proxy.rowCount(); ++r) {
+            const qlonglong v = proxy.index(r, ui::TopFunctionsModel::Total).data(ui::TopFunctionsModel::SortRole).toLongLong();
+            QVERIFY(v <= previous);
+            previous = v;
+        }
+        proxy.setFilterFixedString(QStringLiteral("main."));
+        QVERIFY(proxy.rowCount() > 0 && proxy.rowCount() < int(n));
+        model.setEntries(nullptr, {}, 0);
+        QCOMPARE(proxy.rowCount(), 0);
+    }
+
+    void exportsSvgAndPng()
+    {
+        const auto snap = snapshotOf(profileFromFolded(kSmall));
+        ui::FlameGraphPainter painter;
+        painter.setSnapshot(snap);
+        QTemporaryDir dir;
+        ui::ExportOptions options;
+        options.width = 640;
+        options.title = QStringLiteral("small");
+        QVERIFY(ui::exportFlameGraph(painter, dir.filePath(QStringLiteral("f.svg")), options).ok());
+        QFile svg(dir.filePath(QStringLiteral("f.svg")));
+        QVERIFY(svg.open(QIODevice::ReadOnly));
+        const QByteArray text = svg.readAll();
+        QVERIFY(text.contains("<svg"));
+        QVERIFY(text.contains(">hot<") || text.contains(">hot</"));
+        QVERIFY(ui::exportFlameGraph(painter, dir.filePath(QStringLiteral("f.png")), options).ok());
+        const QImage png(dir.filePath(QStringLiteral("f.png")));
+        QCOMPARE(png.width(), 640);
+        const auto bad = ui::exportFlameGraph(painter, QStringLiteral("/nonexistent-dir/x.png"), options);
+        QVERIFY(!bad.ok());
+        QVERIFY(QString::fromStdString(bad.error().toString()).contains(QStringLiteral("/nonexistent-dir/x.png")));
+    }
+
+    void liveSymbolizationKeepsZoomAndSelection()
+    {
+        // The unsymbolized profile of the C++ fixture has addresses only; its binaries are here.
+        ui::MainWindow window;
+        window.setErrorDialogsEnabled(false);
+        window.resize(1200, 700);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QSignalSpy finished(&window, &ui::MainWindow::loadFinished);
+        QSignalSpy symbolized(&window, &ui::MainWindow::symbolizationFinished);
+        window.openFile(QString::fromUtf8(fixtures::cxxUnsymbolizedProfile));
+        QVERIFY(finished.wait(30000));
+        const auto before = window.flameGraph()->snapshot();
+        const auto unsymbolized = [](const ui::ProfileSnapshot& s) {
+            size_t n = 0;
+            for (size_t i = 0; i < s.symbols->size(); ++i)
+                n += !s.symbols->symbol(SymbolId(i)).symbolized;
+            return n;
+        };
+        QVERIFY(unsymbolized(*before) > 0);
+        // Zoom into the widest child of the root and select it while symbolization runs.
+        NodeId widest;
+        for (NodeId c : before->tree->children(before->tree->root()))
+            if (!widest.valid() || before->tree->node(c).total > before->tree->node(widest).total)
+                widest = c;
+        QVERIFY(widest.valid());
+        const int64_t widestTotal = before->tree->node(widest).total;
+        window.flameGraph()->zoomTo(widest);
+        window.flameGraph()->setSelected(widest);
+        if (symbolized.isEmpty())
+            QVERIFY(symbolized.wait(120000));
+        const auto after = window.flameGraph()->snapshot();
+        QVERIFY(after != before);
+        QVERIFY2(unsymbolized(*after) < unsymbolized(*before),
+            qPrintable(QStringLiteral("%1 -> %2").arg(unsymbolized(*before)).arg(unsymbolized(*after))));
+        QVERIFY(symbolized.last().at(0).toULongLong() > 0);
+        // Still zoomed into the same frame, now by name, with the same samples.
+        const NodeId root = window.flameGraph()->rootNode();
+        QVERIFY(root != after->tree->root());
+        QVERIFY(after->tree->node(root).total >= widestTotal);
+        QCOMPARE(window.flameGraph()->selected(), root);
+        saveShot(window.grab().toImage(), QStringLiteral("window-symbolized.png"));
+    }
+
+    void mainWindowSearchRulesAndDetails()
+    {
+        ui::MainWindow window;
+        window.setErrorDialogsEnabled(false);
+        window.resize(1400, 800);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QSignalSpy finished(&window, &ui::MainWindow::loadFinished);
+        window.openFile(QString::fromUtf8(fixtures::goCpuProfile));
+        QVERIFY(finished.wait(30000));
+        const auto snap = window.flameGraph()->snapshot();
+        QTRY_VERIFY(window.topFunctionsModel()->rowCount() > 0);
+
+        window.search(QStringLiteral("main\\."), true);
+        auto m = matchSymbols(*snap->profile, *snap->symbols, SearchQuery { "main\\.", true, false });
+        const SearchStats st = searchStats(*snap->tree, *m);
+        QVERIFY(st.frames > 0);
+        QVERIFY2(window.searchResultText().startsWith(QStringLiteral("%1 frames, ").arg(st.frames)),
+            qPrintable(window.searchResultText()));
+        QCOMPARE(window.flameGraph()->painter().highlight(), *m);
+        saveShot(window.grab().toImage(), QStringLiteral("window-search.png"));
+
+        // A click selects and shows the details of the frame.
+        const NodeId hottest = st.nodes.front();
+        const QRect r = window.flameGraph()->frameRect(hottest);
+        QVERIFY(!r.isEmpty());
+        QTest::mouseClick(window.flameGraph(), Qt::LeftButton, {}, r.center());
+        QCOMPARE(window.flameGraph()->selected(), hottest);
+        const QString name = QString::fromStdString(snap->symbols->displayName(snap->tree->node(hottest).symbol));
+        QVERIFY2(window.frameDetails()->text().contains(name), qPrintable(window.frameDetails()->text()));
+        QVERIFY(window.frameDetails()->text().contains(QStringLiteral("Address")));
+        // ...and its callers and callees: both halves have the function's cum as their total.
+        QTRY_VERIFY(window.callersGraph()->snapshot() && window.calleesGraph()->snapshot());
+        const SymbolId selectedSymbol = snap->tree->node(hottest).symbol;
+        int64_t cum = 0;
+        for (const TopEntry& e : topFunctions(*snap->profile, *snap->symbols, snap->sampleType))
+            if (e.symbol == selectedSymbol)
+                cum = e.cum;
+        QVERIFY(cum > 0);
+        for (ui::FlameGraphWidget* half : { window.callersGraph(), window.calleesGraph() }) {
+            const auto& tree = *half->snapshot()->tree;
+            QCOMPARE(tree.totalValue(), cum);
+            QCOMPARE(tree.children(tree.root()).size(), size_t(1));
+            QCOMPARE(tree.node(tree.children(tree.root())[0]).symbol, selectedSymbol);
+        }
+        for (QDockWidget* dock : window.findChildren<QDockWidget*>())
+            if (dock->objectName() == QStringLiteral("sandwichDock"))
+                dock->show();
+        QTest::qWait(50);
+        saveShot(window.grab().toImage(), QStringLiteral("window-sandwich.png"));
+
+        // Focus on it: the new tree holds only stacks through it.
+        finished.clear();
+        window.addRule(FilterRule { FilterRule::Action::Focus, FilterRule::Target::Function, name.toStdString() });
+        QVERIFY(finished.wait(30000));
+        const auto focused = window.flameGraph()->snapshot();
+        QCOMPARE(focused->view.rules.size(), size_t(1));
+        auto fm = matchSymbols(*focused->profile, *focused->symbols, SearchQuery { name.toStdString(), false, true });
+        QVERIFY(focused->tree->totalValue() < snap->tree->totalValue());
+        QCOMPARE(searchStats(*focused->tree, *fm).value, focused->tree->totalValue());
+        // The top table follows the focused stacks: the focused function has all of them.
+        QTRY_VERIFY(window.topFunctionsModel()->rowCount() > 0);
+        bool found = false;
+        for (const TopEntry& e : window.topFunctionsModel()->entries())
+            if (focused->symbols->displayName(e.symbol) == name.toStdString()) {
+                found = true;
+                QCOMPARE(e.cum, focused->tree->totalValue());
+            }
+        QVERIFY(found);
+        saveShot(window.grab().toImage(), QStringLiteral("window-focus.png"));
+        // Color by binary: the legend lists the profile's binaries; a click highlights one.
+        QAction* byBinary = nullptr;
+        for (QAction* a : window.findChildren<QAction*>())
+            if (a->text() == QStringLiteral("&Binary"))
+                byBinary = a;
+        QVERIFY(byBinary);
+        byBinary->trigger();
+        QVERIFY(window.legend()->count() >= 1);
+        QListWidgetItem* first = window.legend()->item(0);
+        QTest::mouseClick(window.legend()->viewport(), Qt::LeftButton, {},
+            window.legend()->visualItemRect(first).center());
+        QCOMPARE(window.flameGraph()->painter().highlight().size(), focused->symbols->size());
+        QVERIFY(window.flameGraph()->painter().colorScheme() == ui::FlameGraphPainter::ColorScheme::Binary);
+        saveShot(window.grab().toImage(), QStringLiteral("window-binary-legend.png"));
+        finished.clear();
+        window.removeRule(0);
+        QVERIFY(finished.wait(30000));
+        QCOMPARE(window.flameGraph()->snapshot()->tree->totalValue(), snap->tree->totalValue());
+    }
+};
+
+QTEST_MAIN(TestViewer)
+#include "tst_viewer.moc"

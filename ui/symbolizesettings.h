@@ -1,0 +1,95 @@
+// The viewer's symbolization settings, kept in QSettings, and the dialog that edits them: where
+// local debug info is looked for (debug directories, search directories, path maps) and which
+// debuginfod servers may be asked. The viewer contacts no server the user has not enabled:
+// servers listed in DEBUGINFOD_URLS are used only after the user said yes once
+// (askAboutEnvironmentServers), and that answer is remembered; "work offline" turns every
+// server off.
+#pragma once
+
+#include "symbolize/debuginfodclient.h"
+#include "symbolize/symbolizer.h"
+
+#include <QDialog>
+#include <QStringList>
+
+class QCheckBox;
+class QLineEdit;
+class QPlainTextEdit;
+class QSpinBox;
+class QTabWidget;
+class QWidget;
+
+namespace symflame::ui {
+
+struct DebuginfodSettings {
+    QStringList servers; ///< enabled by the user, in query order
+    bool offline = false;
+    int timeoutSeconds = 30;
+    int maxSizeMiB = 0; ///< 0 = no limit
+    QString cacheDir; ///< empty = the standard client cache
+    int parallelDownloads = 4;
+    /// Whether the servers of DEBUGINFOD_URLS are used too: unset until the user was asked.
+    enum class EnvChoice { NotAsked, Use, Ignore } envChoice = EnvChoice::NotAsked;
+
+    static DebuginfodSettings load();
+    void save() const;
+
+    /// The servers the symbolization pass may contact now: the user's, plus those of
+    /// DEBUGINFOD_URLS when the user chose to use them; none when offline.
+    symbolize::DebuginfodOptions toOptions() const;
+};
+
+struct LocalDebugSettings {
+    QStringList debugDirs; ///< searched for <dir>/.build-id/xx/yyyy.debug, before the default
+    bool useDefaultDebugDir = true; ///< also /usr/lib/debug
+    QStringList searchDirs; ///< scanned for binaries and debug files by build ID
+    QStringList pathMaps; ///< "FROM=TO"
+
+    static LocalDebugSettings load();
+    void save() const;
+    symbolize::LocatorOptions toOptions() const; ///< invalid path maps are left out
+};
+
+/// Both, as the symbolization pass takes them.
+struct SymbolizeSettings {
+    LocalDebugSettings local;
+    DebuginfodSettings debuginfod;
+
+    static SymbolizeSettings load();
+    void save() const;
+    symbolize::SymbolizeOptions toOptions() const;
+};
+
+/// When DEBUGINFOD_URLS names servers and the user was never asked, asks once (a message box on
+/// parent) whether to use them and saves the answer. Returns the settings after that.
+DebuginfodSettings askAboutEnvironmentServers(QWidget* parent);
+
+class SymbolizeSettingsDialog : public QDialog {
+    Q_OBJECT
+public:
+    explicit SymbolizeSettingsDialog(const SymbolizeSettings& settings, QWidget* parent = nullptr);
+    /// What the fields say now.
+    SymbolizeSettings settings() const;
+    /// The first path map line that is not FROM=TO, with the reason; empty when all are valid.
+    QString pathMapError() const;
+    QTabWidget* tabs() const { return m_tabs; }
+
+    void accept() override;
+
+private:
+    SymbolizeSettings m_initial;
+    QTabWidget* m_tabs = nullptr;
+    QPlainTextEdit* m_debugDirs = nullptr;
+    QCheckBox* m_defaultDebugDir = nullptr;
+    QPlainTextEdit* m_searchDirs = nullptr;
+    QPlainTextEdit* m_pathMaps = nullptr;
+    QPlainTextEdit* m_servers = nullptr;
+    QCheckBox* m_useEnv = nullptr;
+    QCheckBox* m_offline = nullptr;
+    QSpinBox* m_timeout = nullptr;
+    QSpinBox* m_maxSize = nullptr;
+    QSpinBox* m_parallel = nullptr;
+    QLineEdit* m_cacheDir = nullptr;
+};
+
+} // namespace symflame::ui

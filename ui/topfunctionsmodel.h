@@ -1,0 +1,41 @@
+// The top-functions table as a Qt item model over an immutable list of model::TopEntry: one row
+// per function with self, self %, total, total % and the binary. Sorting and filtering are left
+// to a QSortFilterProxyModel (SortRole gives the raw numbers).
+#pragma once
+
+#include "model/toptable.h"
+#include "ui/profilesnapshot.h"
+
+#include <QAbstractTableModel>
+
+#include <memory>
+#include <vector>
+
+namespace symflame::ui {
+
+class TopFunctionsModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Column { Function, Self, SelfPercent, Total, TotalPercent, Binary, ColumnCount };
+    static constexpr int SortRole = Qt::UserRole + 1;
+    static constexpr int SymbolRole = Qt::UserRole + 2; ///< the row's model::SymbolId value
+
+    explicit TopFunctionsModel(QObject* parent = nullptr);
+
+    /// Replaces every row; total is what the percentages are of.
+    void setEntries(std::shared_ptr<const ProfileSnapshot> snapshot, std::vector<model::TopEntry> entries,
+        int64_t total);
+    const std::vector<model::TopEntry>& entries() const { return m_entries; }
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+private:
+    std::shared_ptr<const ProfileSnapshot> m_snapshot;
+    std::vector<model::TopEntry> m_entries;
+    int64_t m_total = 0;
+};
+
+} // namespace symflame::ui
