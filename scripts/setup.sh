@@ -45,6 +45,10 @@ done
 
 # Toolchains that may come from elsewhere (rustup): the Debian package only when the command is missing.
 command -v rustc >/dev/null || missing+=(rustc)
+# Node and npm: a machine may have them from another Node distribution whose nodejs bundles npm
+# (and conflicts with Debian's npm package); install Debian's only when the command is missing.
+command -v node >/dev/null || missing+=(nodejs)
+command -v npm >/dev/null || missing+=(npm)
 
 if [ ${#missing[@]} -gt 0 ]; then
   echo "setup: installing ${#missing[@]} missing Debian packages: ${missing[*]}"
