@@ -78,7 +78,7 @@ std::vector<uint64_t> AnswerCache::missing(const std::string& key, std::span<con
 
 SymbolizedAddresses AnswerCache::combine(const std::string& key, std::span<const uint64_t> addresses,
     std::span<const uint64_t> freshAddresses, const SymbolizedAddresses& fresh, DebugSource source,
-    const std::string& engine)
+    const std::string& engine, const std::string& engineDetail)
 {
     Entry* old = nullptr;
     if (auto it = m_entries.find(key); it != m_entries.end())
@@ -112,6 +112,7 @@ SymbolizedAddresses AnswerCache::combine(const std::string& key, std::span<const
     Entry merged;
     merged.source = source;
     merged.engine = engine;
+    merged.engineDetail = engineDetail;
     {
         AnswerCopier fromFresh(fresh, merged.answers);
         std::optional<AnswerCopier> fromOld;

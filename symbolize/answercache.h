@@ -47,6 +47,7 @@ public:
         SymbolizedAddresses answers; ///< parallel to addresses
         DebugSource source = DebugSource::None;
         std::string engine;
+        std::string engineDetail; ///< ModuleSymbolizer::description()
     };
     /// The entry of key, or null.
     const Entry* find(const std::string& key) const;
@@ -59,7 +60,7 @@ public:
     /// answers in the entry.
     SymbolizedAddresses combine(const std::string& key, std::span<const uint64_t> addresses,
         std::span<const uint64_t> freshAddresses, const SymbolizedAddresses& fresh, DebugSource source,
-        const std::string& engine);
+        const std::string& engine, const std::string& engineDetail = {});
 
     size_t addressCount() const { return m_addresses; }
 

@@ -1,5 +1,7 @@
 #include "symbolize/debuginfocheck.h"
 
+#include "symbolize/gosymbolizer.h"
+
 #include <llvm/DebugInfo/DWARF/DWARFContext.h>
 #include <llvm/DebugInfo/DWARF/DWARFUnit.h>
 #include <llvm/Object/ELFObjectFile.h>
@@ -82,6 +84,15 @@ BinaryCheck checkBinary(const std::string& path, const DebugInfoLocator& locator
         c.dwarf = summarizeDwarf(*c.located.dwarf);
     else
         c.dwarf = summarizeDwarf(*c.elf); // says why the binary's own DWARF (if any) is unusable
+    // The table itself, not only its section: found by symbol or magic too, and checked to read.
+    const bool goBinary = looksLikeGoBinary(*c.elf);
+    if (goBinary) {
+        if (auto go = GoSymbolizer::open(c.elf, ModuleOptions {}))
+            c.goTable = (*go)->description();
+        else
+            c.goTableError = go.error().message;
+    }
+    const bool hasGoTable = !c.goTable.empty();
 
     switch (c.located.source) {
     case DebugSource::Binary:
@@ -97,16 +108,16 @@ BinaryCheck checkBinary(const std::string& path, const DebugInfoLocator& locator
     case DebugSource::MiniDebugInfo:
     case DebugSource::SymbolTable:
     case DebugSource::DynamicSymbolTable:
-        c.verdict = c.elf->contents().gopclntab ? CheckVerdict::Lines : CheckVerdict::NamesOnly;
+        c.verdict = hasGoTable ? CheckVerdict::Lines : CheckVerdict::NamesOnly;
         break;
     case DebugSource::None:
-        c.verdict = c.elf->contents().gopclntab ? CheckVerdict::Lines : CheckVerdict::Nothing;
+        c.verdict = hasGoTable ? CheckVerdict::Lines : CheckVerdict::Nothing;
         break;
     }
-    const bool goTable = c.elf->contents().gopclntab && !c.dwarf.present;
+    const bool goTable = hasGoTable && !c.dwarf.present;
     switch (c.verdict) {
     case CheckVerdict::Lines:
-        c.verdictText = goTable ? "functions, files and lines from the gopclntab"
+        c.verdictText = goTable ? "functions, files and lines from the " + c.goTable
                                 : "functions, files and lines: " + c.located.summary();
         break;
     case CheckVerdict::NamesOnly:

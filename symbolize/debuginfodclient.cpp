@@ -7,6 +7,9 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <dlfcn.h>
+#include <mutex>
+#include <type_traits>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -91,6 +94,56 @@ std::string FetchResult::summary() const
     return s;
 }
 
+namespace {
+
+// libdebuginfod is opened on first use rather than linked: it brings libcurl, GnuTLS and Kerberos
+// (some 25 libraries, about 6 ms of every start-up), which only a run that asks a server needs.
+// elfutils' own libdw loads it the same way.
+struct DebuginfodApi {
+    decltype(&::debuginfod_begin) begin = nullptr;
+    decltype(&::debuginfod_end) end = nullptr;
+    decltype(&::debuginfod_find_debuginfo) findDebuginfo = nullptr;
+    decltype(&::debuginfod_find_executable) findExecutable = nullptr;
+    decltype(&::debuginfod_set_progressfn) setProgressfn = nullptr;
+    decltype(&::debuginfod_set_user_data) setUserData = nullptr;
+    decltype(&::debuginfod_get_user_data) getUserData = nullptr;
+    decltype(&::debuginfod_get_url) getUrl = nullptr;
+    decltype(&::debuginfod_set_verbose_fd) setVerboseFd = nullptr;
+    std::string error; ///< why it could not be loaded (empty when it was)
+};
+
+const DebuginfodApi& debuginfodApi()
+{
+    static DebuginfodApi api;
+    static std::once_flag once;
+    std::call_once(once, [] {
+        void* lib = ::dlopen("libdebuginfod.so.1", RTLD_NOW | RTLD_LOCAL);
+        if (!lib) {
+            const char* why = ::dlerror();
+            api.error = std::string("libdebuginfod could not be loaded: ") + (why ? why : "unknown error")
+                + " (Debian: apt-get install libdebuginfod1)";
+            return;
+        }
+        const auto load = [&](auto& fn, const char* name) {
+            fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(::dlsym(lib, name));
+            if (!fn && api.error.empty())
+                api.error = std::string("libdebuginfod.so.1 has no ") + name;
+        };
+        load(api.begin, "debuginfod_begin");
+        load(api.end, "debuginfod_end");
+        load(api.findDebuginfo, "debuginfod_find_debuginfo");
+        load(api.findExecutable, "debuginfod_find_executable");
+        load(api.setProgressfn, "debuginfod_set_progressfn");
+        load(api.setUserData, "debuginfod_set_user_data");
+        load(api.getUserData, "debuginfod_get_user_data");
+        load(api.getUrl, "debuginfod_get_url");
+        load(api.setVerboseFd, "debuginfod_set_verbose_fd");
+    });
+    return api;
+}
+
+} // namespace
+
 struct DebuginfodClient::Impl {
     debuginfod_client* handle = nullptr;
     int logFd = -1; // libdebuginfod's verbose log of the current fetch (a memfd)
@@ -101,10 +154,11 @@ struct DebuginfodClient::Impl {
 
     static int onProgress(debuginfod_client* c, long received, long total)
     {
-        auto* self = static_cast<Impl*>(debuginfod_get_user_data(c));
+        const DebuginfodApi& api = debuginfodApi();
+        auto* self = static_cast<Impl*>(api.getUserData(c));
         if (!self)
             return 0;
-        if (const char* u = debuginfod_get_url(c))
+        if (const char* u = api.getUrl(c))
             self->url = u;
         if (self->progress)
             self->progress(received, total);
@@ -115,23 +169,26 @@ struct DebuginfodClient::Impl {
 DebuginfodClient::~DebuginfodClient()
 {
     if (d && d->handle)
-        debuginfod_end(d->handle);
+        debuginfodApi().end(d->handle);
     if (d && d->logFd >= 0)
         ::close(d->logFd);
 }
 
 model::Result<std::unique_ptr<DebuginfodClient>> DebuginfodClient::create()
 {
+    const DebuginfodApi& api = debuginfodApi();
+    if (!api.error.empty())
+        return model::makeError(model::ErrorCode::Unsupported, api.error);
     std::unique_ptr<DebuginfodClient> c(new DebuginfodClient());
     c->d = std::make_unique<Impl>();
-    c->d->handle = debuginfod_begin();
+    c->d->handle = api.begin();
     if (!c->d->handle)
         return model::makeError(model::ErrorCode::Unsupported, "libdebuginfod could not start a client");
-    debuginfod_set_user_data(c->d->handle, c->d.get());
-    debuginfod_set_progressfn(c->d->handle, &Impl::onProgress);
+    api.setUserData(c->d->handle, c->d.get());
+    api.setProgressfn(c->d->handle, &Impl::onProgress);
     c->d->logFd = ::memfd_create("symflame-debuginfod-log", MFD_CLOEXEC);
     if (c->d->logFd >= 0)
-        debuginfod_set_verbose_fd(c->d->handle, c->d->logFd);
+        api.setVerboseFd(c->d->handle, c->d->logFd);
     return c;
 }
 
@@ -200,8 +257,9 @@ FetchResult DebuginfodClient::fetch(
     }
     char* path = nullptr;
     const auto* id = reinterpret_cast<const unsigned char*>(buildId.c_str());
-    const int fd = kind == FetchKind::Debuginfo ? debuginfod_find_debuginfo(d->handle, id, 0, &path)
-                                                : debuginfod_find_executable(d->handle, id, 0, &path);
+    const DebuginfodApi& api = debuginfodApi();
+    const int fd = kind == FetchKind::Debuginfo ? api.findDebuginfo(d->handle, id, 0, &path)
+                                                : api.findExecutable(d->handle, id, 0, &path);
     d->cancel = nullptr;
     d->progress = {};
     const auto readLog = [&] {

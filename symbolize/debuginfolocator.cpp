@@ -7,6 +7,7 @@
 #include "symbolize/minidebuginfo.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <filesystem>
 #include <system_error>
@@ -451,7 +452,10 @@ LocateResult DebugInfoLocator::locate(std::string_view recordedPath, std::string
         r.tried.push_back(r.binaryPath + ": its debug sections are compressed as "
             + sectionCompressionName(r.binary->contents().debugCompression) + ", which cannot be read");
     }
-    if (!r.dwarf && buildId.size() > 2) {
+    // Build-id directories hold GNU build IDs (hex); a Go build ID ("a/b/c/d") has no file there.
+    const bool hexId = buildId.size() > 2
+        && std::all_of(buildId.begin(), buildId.end(), [](char ch) { return std::isxdigit(static_cast<unsigned char>(ch)); });
+    if (!r.dwarf && hexId) {
         for (const std::string& d : m_debugDirs) {
             const std::string p = joinPath(d, ".build-id/" + buildId.substr(0, 2) + "/" + buildId.substr(2) + ".debug");
             if (tryDebugFile(p, buildId, r)) {

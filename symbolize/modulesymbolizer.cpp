@@ -1,5 +1,7 @@
 #include "symbolize/modulesymbolizer.h"
 
+#include "symbolize/gosymbolizer.h"
+
 namespace symflame::symbolize {
 
 namespace {
@@ -38,6 +40,16 @@ model::Result<std::unique_ptr<ModuleSymbolizer>> openModuleSymbolizer(
 {
     if (located.status != LocateStatus::Found || !located.binary)
         return model::makeError(model::ErrorCode::NotFound, "no binary to symbolize with: " + located.summary());
+    // DWARF when present and complete (units and line tables), else a Go binary's gopclntab.
+    const bool completeDwarf
+        = located.dwarf && located.dwarf->contents().readableDwarf() && located.dwarf->contents().debugLine;
+    if (!completeDwarf && looksLikeGoBinary(*located.binary)) {
+        auto go = GoSymbolizer::open(located.binary, options);
+        if (go)
+            return std::unique_ptr<ModuleSymbolizer>(std::move(*go));
+        if (located.source == DebugSource::None)
+            return go.error();
+    }
     if (located.source == DebugSource::None)
         return model::makeError(model::ErrorCode::NotFound, located.summary());
 

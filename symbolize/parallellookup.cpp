@@ -118,6 +118,7 @@ model::Result<std::vector<LookupOutcome>> lookupModules(
                         std::lock_guard lock(mutex);
                         outcomes[shard.module].source = engine->source();
                         outcomes[shard.module].engine = engine->engineName();
+                        outcomes[shard.module].engineDetail = engine->description();
                     } else {
                         openError = opened.error().toString();
                     }

@@ -33,6 +33,7 @@ struct LookupOutcome {
     std::string error;
     DebugSource source = DebugSource::None; ///< as the engine reports it
     std::string engine; ///< the engine's name
+    std::string engineDetail; ///< the engine's description()
     SymbolizedAddresses answers; ///< one entry per address, in order, when ok
     size_t warningCount = 0;
     std::vector<std::string> warnings;

@@ -67,6 +67,7 @@ struct JobResult {
     std::vector<uint32_t> answerOf; // per item: index into answers, kNone if not looked up
     size_t dwarfWarnings = 0;
     std::vector<std::string> warnings;
+    std::string engineDetail; // ModuleSymbolizer::description()
 };
 
 // Runs fn(i) for i in [0, count) on up to threads threads (the calling thread included).
@@ -266,6 +267,7 @@ void takeOutcome(LookupOutcome&& o, JobResult& r)
 {
     if (!o.engine.empty())
         r.located.source = o.source;
+    r.engineDetail = o.engineDetail;
     r.dwarfWarnings = o.warningCount;
     r.warnings = std::move(o.warnings);
     if (o.ok) {
@@ -358,6 +360,9 @@ public:
             rep.binaryPath = r.located.binaryPath;
             rep.debugPath = r.located.dwarfPath;
             rep.summary = r.located.summary();
+            rep.engineDetail = r.engineDetail;
+            if (!r.engineDetail.empty())
+                rep.summary += ": " + r.engineDetail;
             rep.error = r.error;
             rep.tried = r.located.tried;
             rep.debuginfod = r.debuginfod;
@@ -607,8 +612,11 @@ Result<SymbolizeReport> Symbolizer::run(Profile& p, model::Progress* progress)
             report.addressesFromCache += r.unique.size() - toLookUp[j].size();
             if (toLookUp[j].empty()) {
                 const AnswerCache::Entry* e = m_cache.find(keys[j]);
-                r.answers = m_cache.combine(keys[j], r.unique, {}, SymbolizedAddresses(), e->source, e->engine);
-                r.located.source = m_cache.find(keys[j])->source;
+                const DebugSource source = e->source;
+                const std::string engine = e->engine, detail = e->engineDetail;
+                r.answers = m_cache.combine(keys[j], r.unique, {}, SymbolizedAddresses(), source, engine, detail);
+                r.located.source = source;
+                r.engineDetail = detail;
                 continue;
             }
             modules.push_back(LookupModule { &r.located, toLookUp[j] });
@@ -616,6 +624,7 @@ Result<SymbolizeReport> Symbolizer::run(Profile& p, model::Progress* progress)
         }
         LookupOptions lo;
         lo.module.demangle = m_options.demangle;
+        lo.module.elideGoWrappers = m_options.elideGoWrappers;
         lo.threads = nThreads;
         if (progress)
             progress->setStage("symbolizing");
@@ -630,7 +639,8 @@ Result<SymbolizeReport> Symbolizer::run(Profile& p, model::Progress* progress)
                 const DebugSource source = o.source;
                 SymbolizedAddresses fresh = std::move(o.answers);
                 takeOutcome(std::move(o), results[j]);
-                results[j].answers = m_cache.combine(keys[j], results[j].unique, toLookUp[j], fresh, source, engine);
+                results[j].answers = m_cache.combine(
+                    keys[j], results[j].unique, toLookUp[j], fresh, source, engine, results[j].engineDetail);
             } else {
                 takeOutcome(std::move(o), results[j]);
             }
