@@ -59,7 +59,9 @@ void printCheck(Output& out, const symbolize::BinaryCheck& c)
     row(".symtab", yesNo(k.symtab));
     row(".dynsym", yesNo(k.dynsym));
     row(".gnu_debugdata", yesNo(k.gnuDebugdata));
-    row("gopclntab", yesNo(k.gopclntab));
+    row("gopclntab", !c.goTable.empty() ? c.goTable
+            : !c.goTableError.empty()         ? "unreadable: " + c.goTableError
+                                              : yesNo(k.gopclntab));
     if (const auto& link = e.debugLink()) {
         char crc[16];
         std::snprintf(crc, sizeof crc, "%08x", link->crc);
@@ -74,7 +76,9 @@ void printCheck(Output& out, const symbolize::BinaryCheck& c)
                 + (c.located.supplementaryPath.empty() ? std::string() : ", found at " + c.located.supplementaryPath));
     else
         row(".gnu_debugaltlink", "(none)");
-    row("debug info used", c.located.summary());
+    row("debug info used", c.located.source == symbolize::DebugSource::None && !c.goTable.empty()
+            ? "gopclntab of " + c.path
+            : c.located.summary());
     for (const std::string& t : c.located.tried)
         row("tried", t);
     const char* tag = c.verdict == symbolize::CheckVerdict::Lines ? "OK: "
@@ -105,7 +109,9 @@ void printCheckJson(Output& out, const symbolize::BinaryCheck& c, bool first)
         out.jsonString(c.located.dwarfPath);
         out << "},\"symtab\":" << (k.symtab ? "true" : "false") << ",\"dynsym\":" << (k.dynsym ? "true" : "false")
             << ",\"gnu_debugdata\":" << (k.gnuDebugdata ? "true" : "false")
-            << ",\"gopclntab\":" << (k.gopclntab ? "true" : "false") << ",\"debuglink\":";
+            << ",\"gopclntab\":" << (!c.goTable.empty() ? "true" : "false") << ",\"gopclntab_detail\":";
+        out.jsonString(c.goTable.empty() ? c.goTableError : c.goTable);
+        out << ",\"debuglink\":";
         out.jsonString(c.elf->debugLink() ? c.elf->debugLink()->name : std::string());
         out << ",\"source\":";
         out.jsonString(symbolize::debugSourceName(c.located.source));

@@ -19,6 +19,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -40,13 +41,30 @@ struct Request {
         Malformed, ///< error says why; answered as unknown
         SymbolName, ///< "symbol[+offset]": answered for each symbol of that raw name
     };
+    /// What only Malformed and SymbolName requests have (a plain address, the common request,
+    /// stays 24 bytes: a profile's worth of them is read at once).
+    struct Detail {
+        std::string input; ///< the line as given, for the message of a Malformed request
+        std::string error;
+        std::string symbol;
+        uint64_t symbolOffset = 0;
+        std::vector<uint64_t> symbolAddresses; ///< symbol address (+ offset) of each match
+    };
     Kind kind = Malformed;
+    uint32_t answer = 0; ///< Address: index of its answer among the looked-up addresses
     uint64_t address = 0;
-    std::string input; ///< the line as given (for messages)
-    std::string error;
-    std::string symbol;
-    uint64_t symbolOffset = 0;
-    std::vector<uint64_t> symbolAddresses; ///< symbol address (+ offset) of each match
+    std::unique_ptr<Detail> detail;
+
+    Detail& more()
+    {
+        if (!detail)
+            detail = std::make_unique<Detail>();
+        return *detail;
+    }
+    std::span<const uint64_t> symbolAddresses() const
+    {
+        return detail ? std::span<const uint64_t>(detail->symbolAddresses) : std::span<const uint64_t>();
+    }
 };
 
 /// StringRef::getAsInteger(0, ...) as LLVM does it: the base from the prefix, every character a
@@ -113,18 +131,25 @@ std::string_view trim(std::string_view s)
 Request parseRequest(std::string_view line)
 {
     Request r;
-    r.input = std::string(line);
-    // llvm-symbolizer drops every CR and LF of a line before reading it.
-    std::erase_if(r.input, [](char c) { return c == '\r' || c == '\n'; });
-    std::string_view s = r.input;
+    // llvm-symbolizer drops every CR and LF of a line before reading it. Most lines have none and
+    // are read in place (a profile's worth of addresses makes this the common path).
+    std::string cleaned;
+    std::string_view s = line;
+    if (line.find_first_of("\r\n") != std::string_view::npos) {
+        cleaned = std::string(line);
+        std::erase_if(cleaned, [](char c) { return c == '\r' || c == '\n'; });
+        s = cleaned;
+    }
     if (s.empty()) {
         r.kind = Request::Empty;
         return r;
     }
+    const std::string_view whole = s;
     const auto fail = [&](std::string message) {
         r.kind = Request::Malformed;
-        r.error = std::move(message);
-        return r;
+        r.more().input = std::string(whole);
+        r.more().error = std::move(message);
+        return std::move(r);
     };
     if (s.starts_with("DATA ") || s.starts_with("FRAME "))
         return fail("symflame lookup answers CODE requests only");
@@ -160,13 +185,13 @@ Request parseRequest(std::string_view line)
     if (spec.front() >= '0' && spec.front() <= '9')
         return fail("expected a number as module offset");
     r.kind = Request::SymbolName;
-    r.symbol = std::string(spec);
+    r.more().symbol = std::string(spec);
     // "symbol+offset": the name is what precedes the last '+' when a number follows it.
     if (const size_t plus = spec.rfind('+'); plus != std::string_view::npos && plus > 0) {
         uint64_t offset = 0;
         if (parseAutoRadix(spec.substr(plus + 1), &offset)) {
-            r.symbol = std::string(spec.substr(0, plus));
-            r.symbolOffset = offset;
+            r.more().symbol = std::string(spec.substr(0, plus));
+            r.more().symbolOffset = offset;
         }
     }
     return r;
@@ -262,7 +287,7 @@ public:
                      const symbolize::SymbolizedAddresses& answers)
     {
         std::vector<size_t> found;
-        for (uint64_t a : r.symbolAddresses) {
+        for (uint64_t a : r.symbolAddresses()) {
             const size_t index = indexOf(addresses, a);
             const auto frames = answers.frames(index);
             if (!answers.str(answers.function(frames.front().function).file).empty())
@@ -286,15 +311,15 @@ public:
         out << "],\"ModuleName\":";
         out.jsonString(m_options.moduleName);
         out << ",\"SymName\":";
-        out.jsonString(r.symbol);
+        out.jsonString(r.detail->symbol);
         out << '}';
         endJsonObject(out, false);
     }
 
-    void printAnswer(Output& out, uint64_t address, std::span<const uint64_t> addresses,
+    /// The answer to address, answers' entry index (addresses[index] == address).
+    void printAnswer(Output& out, uint64_t address, size_t index, std::span<const uint64_t> addresses,
                      const symbolize::SymbolizedAddresses& answers)
     {
-        const size_t index = indexOf(addresses, address);
         const auto frames = answers.frames(index);
         if (m_options.style == OutputStyle::Json) {
             startJsonObject(out);
@@ -419,13 +444,14 @@ void resolveSymbols(const symbolize::SymbolTable& table, std::vector<Request>& r
     for (Request& r : requests) {
         if (r.kind != Request::SymbolName)
             continue;
-        const auto [begin, end] = byName.equal_range(r.symbol);
+        Request::Detail& d = r.more();
+        const auto [begin, end] = byName.equal_range(d.symbol);
         for (auto it = begin; it != end; ++it) {
             const auto& sym = *it->second;
-            r.symbolAddresses.push_back(sym.address + (r.symbolOffset < sym.size ? r.symbolOffset : 0));
+            d.symbolAddresses.push_back(sym.address + (d.symbolOffset < sym.size ? d.symbolOffset : 0));
         }
         // The symbol table is in address order; the matches of one name are reported in it.
-        std::sort(r.symbolAddresses.begin(), r.symbolAddresses.end());
+        std::sort(d.symbolAddresses.begin(), d.symbolAddresses.end());
     }
 }
 
@@ -515,6 +541,7 @@ int runLookupCommand(int argc, char** argv)
             requests.push_back(parseRequest(a));
     } else {
         const std::string input = readAll(stdin);
+        requests.reserve(size_t(std::count(input.begin(), input.end(), '\n')) + 1);
         std::string_view rest = input;
         while (!rest.empty()) {
             const size_t nl = rest.find('\n');
@@ -534,14 +561,27 @@ int runLookupCommand(int argc, char** argv)
         symbols = std::move(table).value();
         resolveSymbols(*symbols, requests);
     }
+    // The addresses to look up, sorted and unique, and the index of each request's answer among
+    // them, from one sort of (address, request) pairs.
     std::vector<uint64_t> addresses;
-    for (const Request& r : requests) {
-        if (r.kind == Request::Address)
-            addresses.push_back(r.address);
-        addresses.insert(addresses.end(), r.symbolAddresses.begin(), r.symbolAddresses.end());
+    {
+        std::vector<std::pair<uint64_t, uint32_t>> keyed;
+        keyed.reserve(requests.size());
+        for (size_t i = 0; i < requests.size(); ++i) {
+            if (requests[i].kind == Request::Address)
+                keyed.emplace_back(requests[i].address, uint32_t(i));
+            for (uint64_t a : requests[i].symbolAddresses())
+                keyed.emplace_back(a, UINT32_MAX); // found again by printSymbol
+        }
+        std::sort(keyed.begin(), keyed.end());
+        addresses.reserve(keyed.size());
+        for (const auto& [address, request] : keyed) {
+            if (addresses.empty() || addresses.back() != address)
+                addresses.push_back(address);
+            if (request != UINT32_MAX)
+                requests[request].answer = uint32_t(addresses.size() - 1);
+        }
     }
-    std::sort(addresses.begin(), addresses.end());
-    addresses.erase(std::unique(addresses.begin(), addresses.end()), addresses.end());
 
     symbolize::SymbolizedAddresses answers;
     if (!addresses.empty()) {
@@ -557,18 +597,34 @@ int runLookupCommand(int argc, char** argv)
 
     Output out;
     AnswerPrinter printer(print, symbols ? &*symbols : nullptr);
+    // In the LLVM layout an answer's text depends on its address only: each is rendered once, in
+    // address order, and copied for its requests (a profile's addresses come in no order, and
+    // rendering them in that order reaches all over the answers' tables).
+    Output rendered = Output::inMemory();
+    std::vector<size_t> renderedAt;
+    if (print.style == OutputStyle::Llvm && !addresses.empty()) {
+        renderedAt.reserve(addresses.size() + 1);
+        for (size_t i = 0; i < addresses.size(); ++i) {
+            renderedAt.push_back(rendered.bufferedSize());
+            printer.printAnswer(rendered, addresses[i], i, addresses, answers);
+        }
+        renderedAt.push_back(rendered.bufferedSize());
+    }
     printer.begin(out);
     for (const Request& r : requests) {
         switch (r.kind) {
         case Request::Address:
-            printer.printAnswer(out, r.address, addresses, answers);
+            if (!renderedAt.empty())
+                out << rendered.buffered().substr(renderedAt[r.answer], renderedAt[r.answer + 1] - renderedAt[r.answer]);
+            else
+                printer.printAnswer(out, r.address, r.answer, addresses, answers);
             break;
         case Request::Empty:
             printer.printUnknown(out, "");
             break;
         case Request::Malformed:
             out.flush();
-            std::fprintf(stderr, "symflame: error: '%s': %s\n", r.input.c_str(), r.error.c_str());
+            std::fprintf(stderr, "symflame: error: '%s': %s\n", r.detail->input.c_str(), r.detail->error.c_str());
             printer.printUnknown(out, print.moduleName);
             break;
         case Request::SymbolName:

@@ -10,10 +10,16 @@
 #include "app/render.h"
 #endif
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <string>
 #include <string_view>
+
+#if !defined(SYMFLAME_WITH_GUI) && defined(SYMFLAME_VIEWER_NAME)
+#include <unistd.h>
+#endif
 
 using namespace symflame::app;
 
@@ -30,6 +36,21 @@ bool looksLikeCommand(std::string_view a)
     std::error_code ec;
     return !std::filesystem::exists(a, ec);
 }
+
+#if !defined(SYMFLAME_WITH_GUI) && defined(SYMFLAME_VIEWER_NAME)
+// The viewer and `render` live in symflame-viewer, installed beside this executable: run it
+// with the same arguments. Returns only when it can't be run.
+int runViewer(char** argv)
+{
+    std::error_code ec;
+    const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
+    const std::filesystem::path viewer = ec ? std::filesystem::path(SYMFLAME_VIEWER_NAME)
+                                            : self.parent_path() / SYMFLAME_VIEWER_NAME;
+    ::execv(viewer.c_str(), argv);
+    std::fprintf(stderr, "symflame: cannot run the viewer %s: %s\n", viewer.c_str(), std::strerror(errno));
+    return ExitFailure;
+}
+#endif
 
 } // namespace
 
@@ -55,6 +76,8 @@ int main(int argc, char** argv)
     if (first == "render") {
 #ifdef SYMFLAME_WITH_GUI
         return runRender(argv[0], argc - 2, argv + 2);
+#elif defined(SYMFLAME_VIEWER_NAME)
+        return runViewer(argv);
 #else
         std::fputs("symflame: render needs the Qt build (configure with SYMFLAME_BUILD_GUI=ON)\n", stderr);
         return ExitFailure;
@@ -64,6 +87,8 @@ int main(int argc, char** argv)
         return usageError("unknown command '" + std::string(first) + "'");
 #ifdef SYMFLAME_WITH_GUI
     return runGui(argc, argv);
+#elif defined(SYMFLAME_VIEWER_NAME)
+    return runViewer(argv);
 #else
     std::fputs("symflame: this build has no viewer; use symflame info|top|collapse FILE\n", stderr);
     return ExitFailure;

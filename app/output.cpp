@@ -139,6 +139,8 @@ Output& Output::jsonString(std::string_view s)
 
 void Output::flush()
 {
+    if (!m_file)
+        return;
     if (!m_buf.empty()) {
         std::fwrite(m_buf.data(), 1, m_buf.size(), m_file);
         m_buf.clear();

@@ -44,11 +44,21 @@ public:
 
     void flush();
 
+    /// An Output that keeps everything in memory (never flushes): text rendered once and then
+    /// copied, piece by piece, into another Output.
+    static Output inMemory() { return Output(nullptr, 0); }
+    std::string_view buffered() const { return m_buf; }
+    size_t bufferedSize() const { return m_buf.size(); }
+
 private:
+    Output(std::FILE* file, int)
+        : m_file(file)
+    {
+    }
     static constexpr size_t kFlushAt = 1 << 16;
     void maybeFlush()
     {
-        if (m_buf.size() >= kFlushAt)
+        if (m_buf.size() >= kFlushAt && m_file)
             flush();
     }
     std::FILE* m_file;

@@ -52,6 +52,8 @@ void printJsonReport(const model::Profile& profile, const symbolize::SymbolizeRe
         out.jsonString(m.debugPath);
         out << ",\"summary\":";
         out.jsonString(m.summary);
+        out << ",\"engine_detail\":";
+        out.jsonString(m.engineDetail);
         out << ",\"error\":";
         out.jsonString(m.error);
         out << ",\"debuginfod\":";
