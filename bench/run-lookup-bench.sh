@@ -6,7 +6,7 @@
 #
 # usage: bench/run-lookup-bench.sh BUILD_DIR [BINARY [COUNT]]
 #   BUILD_DIR  a configured build with the target symflame built
-#   BINARY     the binary whose addresses are looked up (default BUILD_DIR/app/symflame)
+#   BINARY     the binary whose addresses are looked up (default BUILD_DIR/app/symflame-viewer)
 #   COUNT      how many addresses (default 100000), drawn with a fixed seed inside the functions
 #              nm lists, in proportion to their sizes, in random order (with repeats, as a
 #              profile's addresses come)
@@ -18,7 +18,8 @@ if [ $# -lt 1 ] || [ $# -gt 3 ]; then
 fi
 build=$(cd "$1" && pwd)
 symflame=$build/app/symflame
-binary=${2:-$symflame}
+# symflame-viewer (the viewer and every command) is the larger of the two executables.
+binary=${2:-$build/app/symflame-viewer}
 count=${3:-100000}
 llvm=${LLVM_SYMBOLIZER:-llvm-symbolizer-19}
 
@@ -37,13 +38,26 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 # Addresses: function i of size s gets about count*s/total of them, at random offsets.
+# Only functions that have DWARF (inside a range of .debug_aranges): the static LLVM libraries
+# linked into symflame have none, and an address without DWARF is no lookup worth timing.
+readelf --debug-dump=aranges "$binary" 2>/dev/null | awk 'NF == 2 && $1 ~ /^[0-9a-f]+$/ { print $1, $2 }' > "$work/aranges"
 nm -S --defined-only "$binary" | python3 -c '
 import bisect, random, sys
 count = int(sys.argv[1])
+ranges = []
+for line in open(sys.argv[2]):
+    a, n = (int(x, 16) for x in line.split())
+    if n:
+        ranges.append((a, a + n))
+ranges.sort()
+starts = [r[0] for r in ranges]
+def covered(a):
+    i = bisect.bisect_right(starts, a) - 1
+    return not ranges or (i >= 0 and a < ranges[i][1])
 funcs = []
 for line in sys.stdin:
     f = line.split()
-    if len(f) >= 4 and f[2] in ("t", "T", "w", "W") and int(f[1], 16) > 0:
+    if len(f) >= 4 and f[2] in ("t", "T", "w", "W") and int(f[1], 16) > 0 and covered(int(f[0], 16)):
         funcs.append((int(f[0], 16), int(f[1], 16)))
 cum, total = [], 0
 for _, size in funcs:
@@ -56,7 +70,7 @@ for _ in range(count):
     addr, size = funcs[i]
     out.append("0x%x" % (addr + rng.randrange(size)))
 print("\n".join(out))
-' "$count" > "$work/addresses"
+' "$count" "$work/aranges" > "$work/addresses"
 distinct=$(sort -u "$work/addresses" | wc -l)
 echo "binary: $binary ($(stat -c %s "$binary") bytes), $count addresses ($distinct distinct)"
 cat "$binary" > /dev/null # warm the page cache for both
