@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Runs every libFuzzer harness of fuzz/ for a bounded time, seeded with the inputs the normal
+# test build made (profiles, ELF files, Go tables: build/tests/fuzzinputs/seeds-<name>.txt) and
+# the kept regression inputs. Builds the "fuzz" preset (clang 14, ASan + UBSan) into build-fuzz.
+# Prints executions, corpus size and findings per harness; exits 1 when a harness crashed,
+# leaked past its memory limit or hung, with the input saved under build-fuzz/findings/.
+#
+#   scripts/fuzz.sh [SECONDS_PER_HARNESS [HARNESS...]]     (default 30 s, every harness)
+#
+# A finding is fixed, then its input is kept as fuzz/regressions/<name>/<something> so that the
+# ordinary tests (fuzzinputs_<name>) run it from then on.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+SECONDS_EACH="${1:-30}"
+shift || true
+BUILD="${SYMFLAME_BUILD_DIR:-$ROOT/build}"
+FUZZ_BUILD="$ROOT/build-fuzz"
+HARNESSES=("$@")
+[ ${#HARNESSES[@]} -gt 0 ] || HARNESSES=(pprof folded gzip elf gopclntab)
+
+declare -A MAX_LEN=([pprof]=1048576 [folded]=65536 [gzip]=1048576 [elf]=4194304 [gopclntab]=2097152)
+
+cd "$ROOT"
+if [ ! -f "$FUZZ_BUILD/CMakeCache.txt" ]; then
+  cmake --preset fuzz > /dev/null
+fi
+cmake --build --preset fuzz
+
+status=0
+for h in "${HARNESSES[@]}"; do
+  corpus="$FUZZ_BUILD/corpus/$h"
+  findings="$FUZZ_BUILD/findings/$h"
+  mkdir -p "$corpus" "$findings"
+  seeds="$BUILD/tests/fuzzinputs/seeds-$h.txt"
+  if [ -f "$seeds" ]; then
+    while IFS= read -r s; do
+      [ -n "$s" ] || continue
+      if [ -d "$s" ]; then cp -n "$s"/* "$corpus"/ 2>/dev/null || true; elif [ -f "$s" ]; then cp -n "$s" "$corpus"/; fi
+    done < "$seeds"
+  else
+    echo "fuzz: $seeds is missing (build the tests first); $h starts from its corpus only" >&2
+  fi
+  log="$FUZZ_BUILD/findings/$h.log"
+  set +e
+  ASAN_OPTIONS="detect_leaks=1:allocator_may_return_null=1" UBSAN_OPTIONS="print_stacktrace=1" \
+    "$FUZZ_BUILD/fuzz/fuzz_$h" "$corpus" -max_total_time="$SECONDS_EACH" -timeout=10 -rss_limit_mb=2048 \
+    -max_len="${MAX_LEN[$h]}" -print_final_stats=1 -artifact_prefix="$findings/" > "$log" 2>&1
+  rc=$?
+  set -e
+  execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo "?")
+  found=$(find "$findings" -maxdepth 1 -type f \( -name 'crash-*' -o -name 'leak-*' -o -name 'timeout-*' -o -name 'oom-*' \) | wc -l)
+  echo "fuzz_$h: ${SECONDS_EACH} s, $execs executions, corpus $(ls "$corpus" | wc -l) inputs, findings $found (exit $rc)"
+  if [ "$rc" -ne 0 ] || [ "$found" -ne 0 ]; then
+    status=1
+    grep -E 'ERROR|SUMMARY|runtime error|Test unit written' "$log" | head -8 | sed 's/^/  /'
+  fi
+done
+exit $status
