@@ -12,7 +12,7 @@
 
 namespace symflame::model {
 
-enum class ProfileFormat { Unknown, Pprof };
+enum class ProfileFormat { Unknown, Pprof, CpuProfile };
 const char* profileFormatName(ProfileFormat f);
 
 struct LoadOptions {
