@@ -22,6 +22,13 @@ bool isInteger(const nlohmann::json& j, const char* key)
     return it != j.end() && it->is_number_integer();
 }
 
+// A string field, or empty when it is missing or not a string (json::value would throw).
+std::string stringField(const nlohmann::json& j, const char* key)
+{
+    const auto it = j.find(key);
+    return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
 } // namespace
 
 bool looksLikeCpuProfile(std::span<const uint8_t> data)
@@ -76,8 +83,8 @@ Result<Profile> readCpuProfile(std::span<const uint8_t> data)
         if (!indexOfId.emplace(n["id"].get<int64_t>(), i).second)
             return makeError(ErrorCode::InvalidInput, where + ": duplicate id " + std::to_string(n["id"].get<int64_t>()));
         const auto& frame = n["callFrame"];
-        std::string name = frame.value("functionName", std::string());
-        const std::string url = frame.value("url", std::string());
+        std::string name = stringField(frame, "functionName");
+        const std::string url = stringField(frame, "url");
         const int64_t line = isInteger(frame, "lineNumber") ? frame["lineNumber"].get<int64_t>() : -1;
         const int64_t column = isInteger(frame, "columnNumber") ? frame["columnNumber"].get<int64_t>() : -1;
         if (name.empty())

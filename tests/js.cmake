@@ -57,3 +57,12 @@ symflame_add_test(NAME tst_sourcemap SOURCES tst_sourcemap.cpp LIBS symbolize
 target_compile_definitions(tst_sourcemap PRIVATE
   SYMFLAME_NODE="${SYMFLAME_NODE}" SYMFLAME_JS_FIXTURES="${JS_OUT}" SYMFLAME_JS_NODE_MODULES="${JS_NPM}/node_modules"
   SYMFLAME_JS_ORACLE="${JS_SRC}/oracle.js" SYMFLAME_JS_INLINEMAP="${JS_SRC}/inlinemap.js")
+
+# The viewer on the same profiles (offscreen): mapped frames in the details panel, status colors,
+# "no source map" with the paths tried, the source-map directory setting.
+if(TARGET ui)
+  symflame_add_test(NAME tst_jsviewer SOURCES tst_jsviewer.cpp LIBS ui Qt6::Widgets
+    DEPENDS symflame_js_fixtures TIMEOUT 300)
+  set_target_properties(tst_jsviewer PROPERTIES AUTOMOC_COMPILER_PREDEFINES OFF)
+  target_compile_definitions(tst_jsviewer PRIVATE SYMFLAME_JS_FIXTURES="${JS_OUT}")
+endif()
