@@ -312,7 +312,9 @@ public:
 private:
     // Node profilers (@datadog/pprof, pprof-nodejs) write JavaScript frames as locations without
     // a mapping or address whose function's file is the script: a path or file:// URL ending in
-    // .js, .mjs or .cjs, or node's own node:... modules.
+    // .js, .mjs or .cjs, or node's own node:... modules. A function whose system name differs
+    // from its name was source-mapped already (the generated position is in the system name)
+    // and is not mapped again.
     void markJavaScriptFrames()
     {
         const auto isScript = [](std::string_view file) {
@@ -330,8 +332,10 @@ private:
             if (!physical.function.valid())
                 continue;
             int8_t& known = scriptFunction[physical.function.index()];
-            if (known < 0)
-                known = isScript(m_profile.str(m_profile.functions[physical.function.index()].file)) ? 1 : 0;
+            if (known < 0) {
+                const Function& f = m_profile.functions[physical.function.index()];
+                known = isScript(m_profile.str(f.file)) && (f.systemName.empty() || f.systemName == f.name) ? 1 : 0;
+            }
             if (known == 1)
                 loc.kind = FrameKind::JavaScript;
         }

@@ -53,10 +53,11 @@ add_custom_target(symflame_js_fixtures DEPENDS ${JS_PROFILES}
   "${JS_OUT}/separate/main.js.map" "${JS_OUT}/bundle/bundle.js.map" "${JS_OUT}/inline/main.js")
 
 symflame_add_test(NAME tst_sourcemap SOURCES tst_sourcemap.cpp LIBS symbolize
-  DEPENDS symflame_js_fixtures TIMEOUT 300)
+  DEPENDS symflame_js_fixtures symflame TIMEOUT 300)
 target_compile_definitions(tst_sourcemap PRIVATE
   SYMFLAME_NODE="${SYMFLAME_NODE}" SYMFLAME_JS_FIXTURES="${JS_OUT}" SYMFLAME_JS_NODE_MODULES="${JS_NPM}/node_modules"
-  SYMFLAME_JS_ORACLE="${JS_SRC}/oracle.js" SYMFLAME_JS_INLINEMAP="${JS_SRC}/inlinemap.js")
+  SYMFLAME_JS_ORACLE="${JS_SRC}/oracle.js" SYMFLAME_JS_INLINEMAP="${JS_SRC}/inlinemap.js"
+  SYMFLAME_EXECUTABLE="$<TARGET_FILE:symflame>")
 
 # The viewer on the same profiles (offscreen): mapped frames in the details panel, status colors,
 # "no source map" with the paths tried, the source-map directory setting.

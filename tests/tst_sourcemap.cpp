@@ -10,6 +10,7 @@
 #include "symbolize/sourcemapresolver.h"
 
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -469,6 +470,129 @@ private slots:
         }
     }
 
+    // symflame symbolize on a real .cpuprofile: the written pprof holds the mapped frames (the
+    // generated position in system_name), one report line per script; a second pass over the
+    // output maps nothing again; a broken profile is one line on stderr and exit 2.
+    void symbolizeCommand()
+    {
+        QTemporaryDir dir;
+        // The profile of the tsc build, its scripts moved away from their maps.
+        for (const char* name : {"main", "work", "shapes"}) {
+            QByteArray js = readFile(kFixtures + "/separate/" + name + ".js");
+            js.replace("//# sourceMappingURL=", "// (map removed) ");
+            writeFile(dir.filePath(QStringLiteral("app/%1.js").arg(name)), js);
+        }
+        QByteArray cpuprofile = readFile(kFixtures + "/separate.cpuprofile");
+        cpuprofile.replace((kFixtures + "/separate/").toUtf8(), (dir.path() + "/app/").toUtf8());
+        writeFile(dir.filePath("in.cpuprofile"), cpuprofile);
+        const auto run = [](const QStringList& args, QByteArray* out, QByteArray* err) {
+            QProcess p;
+            p.start(QStringLiteral(SYMFLAME_EXECUTABLE), args);
+            if (!p.waitForFinished(120000))
+                return -1;
+            *out = p.readAllStandardOutput();
+            *err = p.readAllStandardError();
+            return p.exitCode();
+        };
+        QByteArray out, err;
+        QCOMPARE(run({"symbolize", dir.filePath("in.cpuprofile"), "-o", dir.filePath("out.pb.gz"), "--source-map-dir",
+                         kFixtures + "/separate"},
+                     &out, &err),
+            0);
+        const QString work = "file://" + dir.path() + "/app/work.js  source-mapped  " + kFixtures + "/separate/work.js.map  ";
+        QVERIFY2(QString::fromUtf8(out).contains(work), out.constData());
+
+        auto written = model::loadProfile(dir.filePath("out.pb.gz").toStdString());
+        QVERIFY2(written, written ? "" : written.error().toString().c_str());
+        int spin = 0;
+        for (const model::Line& line : written->lines) {
+            const model::Function& f = written->functions[line.function.index()];
+            if (written->str(f.name) != "spin")
+                continue;
+            ++spin;
+            QVERIFY2(written->str(f.file).ends_with("/jsfixtures/src/work.ts"), std::string(written->str(f.file)).c_str());
+            QVERIFY2(written->str(f.systemName).starts_with("spin file://" + dir.path().toStdString() + "/app/work.js:"),
+                std::string(written->str(f.systemName)).c_str());
+        }
+        QVERIFY(spin >= 1);
+        // The output again: its .ts frames are no JavaScript scripts to map; a second pass
+        // leaves every function as it was.
+        QCOMPARE(run({"symbolize", dir.filePath("out.pb.gz"), "-o", dir.filePath("again.pb.gz"), "--source-map-dir",
+                         kFixtures + "/separate"},
+                     &out, &err),
+            0);
+        // (Only the frames the map did not cover, the module wrappers, are tried again.)
+        for (const QByteArray& line : out.split('\n'))
+            QVERIFY2(!line.contains("source-mapped") || line.endsWith(" 0/1"), out.constData());
+        auto again = model::loadProfile(dir.filePath("again.pb.gz").toStdString());
+        QVERIFY(again);
+        QCOMPARE(again->functions.size(), written->functions.size());
+
+        // Without the directory: no source map, with the paths tried.
+        QCOMPARE(run({"symbolize", dir.filePath("in.cpuprofile"), "-o", dir.filePath("none.pb.gz")}, &out, &err), 0);
+        QVERIFY2(QString::fromUtf8(out).contains("file://" + dir.path() + "/app/work.js  no source map: no map found (tried "
+                     + dir.path() + "/app/work.js.map (not found))"),
+            out.constData());
+
+        // A broken profile.
+        writeFile(dir.filePath("broken.cpuprofile"), R"({"nodes":[{"id":1,"callFrame":{}}],"samples":[7],"timeDeltas":[1]})");
+        QCOMPARE(run({"symbolize", dir.filePath("broken.cpuprofile"), "-o", dir.filePath("b.pb.gz")}, &out, &err), 2);
+        QCOMPARE(err.count('\n'), 1);
+        QVERIFY2(err.startsWith("symflame: " + dir.filePath("broken.cpuprofile").toUtf8() + ": cpuprofile: sample 0 names an unknown node"),
+            err.constData());
+        QVERIFY(!QFile::exists(dir.filePath("b.pb.gz")));
+    }
+
+    // Bad maps found through scripts: every one a status with its reason, no crash, no hang.
+    void resolverBadMaps()
+    {
+        QTemporaryDir dir;
+        QByteArray huge = "{\"version\":3,\"sources\":[\"a.ts\"],\"mappings\":\"";
+        while (huge.size() < (64 << 20))
+            huge += QByteArray(1 << 20, 'A').replace(QByteArray(4, 'A'), QByteArray(4, 'A'));
+        huge += "\"}";
+        const std::vector<std::pair<QByteArray, QString>> cases = {
+            {R"({"version":3,"sources":["a.ts"],"names":[],"mappings":"AAAA,A!AA"})", "malformed base64 VLQ value"},
+            {R"({"version":4,"sources":[],"mappings":""})", "source map version 4, only version 3 is read"},
+            {"not json", "source map is not valid JSON"},
+            {huge, "segment with more than 5 fields"},
+        };
+        for (size_t i = 0; i < cases.size(); ++i) {
+            const QString script = dir.filePath(QStringLiteral("s%1.js").arg(i));
+            writeFile(script, "function f() {}\n");
+            writeFile(script + ".map", cases[i].first);
+            model::Profile p = loadTiny("file://" + script);
+            QElapsedTimer timer;
+            timer.start();
+            const auto report = symbolize::applySourceMaps(p, {});
+            QVERIFY2(timer.elapsed() < 20000, "took too long");
+            QCOMPARE(report.scripts.size(), size_t(1));
+            const auto& s = report.scripts.front();
+            QVERIFY(!s.mapped);
+            QVERIFY2(QString::fromStdString(s.reason).contains(cases[i].second), s.line().c_str());
+            QCOMPARE(p.locations.back().status, model::FrameStatus::NoSourceMap);
+        }
+        // A data: URI with bad base64, and a file:// URL outside the allowed directories.
+        writeFile(dir.filePath("d.js"), "f()\n//# sourceMappingURL=data:application/json;base64,@@@\n");
+        writeFile(dir.filePath("e.js"), "f()\n//# sourceMappingURL=file:///etc/passwd\n");
+        for (const auto& [name, reason] : std::vector<std::pair<QString, QString>> {
+                 {"d.js", "data: URI with bad base64"}, {"e.js", "refused: /etc/passwd is outside"}}) {
+            model::Profile p = loadTiny("file://" + dir.filePath(name));
+            const auto report = symbolize::applySourceMaps(p, {});
+            QVERIFY2(QString::fromStdString(report.scripts.front().reason).contains(reason),
+                report.scripts.front().line().c_str());
+        }
+        // A symbolic link inside the script's directory pointing out of it is outside too.
+        QTemporaryDir other;
+        writeFile(other.filePath("x.js.map"), R"({"version":3,"sources":["o.ts"],"mappings":"AAAA"})");
+        QVERIFY(QFile::link(other.path(), dir.filePath("link")));
+        writeFile(dir.filePath("l.js"), "f()\n//# sourceMappingURL=link/x.js.map\n");
+        model::Profile p = loadTiny("file://" + dir.filePath("l.js"));
+        const auto report = symbolize::applySourceMaps(p, {});
+        QVERIFY2(report.scripts.front().reason.find("is outside the script's directory") != std::string::npos,
+            report.scripts.front().line().c_str());
+    }
+
     void cpuProfileDetectedAndChecked()
     {
         const QByteArray good = tinyCpuProfile("file:///x.js", 3, 4);
@@ -485,11 +609,20 @@ private slots:
         for (const QByteArray& bad : {QByteArray(R"({"nodes":[{"id":1}]})"),
                  QByteArray(R"({"nodes":[{"id":1,"callFrame":{},"children":[9]}]})"),
                  QByteArray(R"({"nodes":[{"id":1,"callFrame":{}}],"samples":[1],"timeDeltas":[]})"),
-                 QByteArray(R"({"nodes":[{"id":1,"callFrame":{},"children":[1]}]})")}) {
+                 QByteArray(R"({"nodes":[{"id":1,"callFrame":{},"children":[1]}]})"),
+                 QByteArray(R"({"nodes":[{"id":1,"callFrame":{}},{"id":2,"callFrame":{},"children":[3]},)"
+                            R"({"id":3,"callFrame":{},"children":[2]}],"samples":[2],"timeDeltas":[1]})"),
+                 QByteArray(R"({"nodes":[{"id":1,"callFrame":{}}],"samples":[1],"timeDeltas":["x"]})")}) {
             auto r = model::readCpuProfile({reinterpret_cast<const uint8_t*>(bad.constData()), size_t(bad.size())});
             QVERIFY2(!r, bad.constData());
             QVERIFY(r.error().message.starts_with("cpuprofile: "));
         }
+        // Fields of the wrong type are read as absent, not thrown on.
+        const QByteArray odd = R"({"nodes":[{"id":1,"callFrame":{"functionName":5,"url":[],"lineNumber":"x"}}],)"
+                               R"("samples":[1],"timeDeltas":[1]})";
+        auto r = model::readCpuProfile({reinterpret_cast<const uint8_t*>(odd.constData()), size_t(odd.size())});
+        QVERIFY2(r, r ? "" : r.error().message.c_str());
+        QCOMPARE(r->str(r->functions.front().name), std::string_view("(anonymous)"));
     }
 };
 
