@@ -149,6 +149,23 @@ private slots:
         saveShot(window.grab().toImage(), QStringLiteral("js-source-mapped.png"));
     }
 
+    void brokenCpuProfileSaysWhy()
+    {
+        QTemporaryDir dir;
+        writeFile(dir.filePath("broken.cpuprofile"), "{\"nodes\":[{\"id\":1}],\"samples\":[]}");
+        ui::MainWindow window;
+        window.setErrorDialogsEnabled(false);
+        QSignalSpy failed(&window, &ui::MainWindow::loadFailed);
+        window.openFile(dir.filePath("broken.cpuprofile"));
+        QVERIFY(failed.wait(30000));
+        QCOMPARE(failed.first().at(0).toString(), dir.filePath("broken.cpuprofile"));
+        QVERIFY2(failed.first().at(1).toString().contains(QStringLiteral("cpuprofile: node 0 has no id or callFrame")),
+            qPrintable(failed.first().at(1).toString()));
+        // The window still works: a good profile opens after it.
+        QVERIFY(openAndSymbolize(window, kFixtures + "/bundle.cpuprofile"));
+        QVERIFY(nodeNamed(*window.flameGraph()->snapshot(), "spin").valid());
+    }
+
     void noSourceMapThenSourceMapDirectory()
     {
         // The tsc build's scripts without their sourceMappingURL and maps, and a profile naming them.
