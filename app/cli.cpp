@@ -117,9 +117,11 @@ std::optional<size_t> selectSampleType(
 namespace {
 
 // Loads the file, printing the error line when it fails.
-std::optional<Profile> load(const std::string& path, int* exitCode)
+std::optional<Profile> load(const std::string& path, int* exitCode, ProfileFormat* format = nullptr)
 {
-    auto result = loadProfile(path);
+    LoadOptions options;
+    options.detectedFormat = format;
+    auto result = loadProfile(path, options);
     if (!result) {
         const Error& e = result.error();
         *exitCode = inputError(e.path.empty() ? path : e.path, e.message);
@@ -154,7 +156,8 @@ struct MappingCounts {
 int runInfo(const std::string& path, bool json)
 {
     int rc = ExitOk;
-    const auto profile = load(path, &rc);
+    ProfileFormat format = ProfileFormat::Pprof;
+    const auto profile = load(path, &rc, &format);
     if (!profile)
         return rc;
     const Profile& p = *profile;
@@ -175,7 +178,7 @@ int runInfo(const std::string& path, bool json)
     if (json) {
         out << "{\"file\":";
         out.jsonString(path);
-        out << ",\"format\":\"pprof\",\"sample_types\":[";
+        out << ",\"format\":\"" << profileFormatName(format) << "\",\"sample_types\":[";
         for (size_t i = 0; i < p.sampleTypes.size(); ++i) {
             out << (i ? ",{\"type\":" : "{\"type\":");
             out.jsonString(p.str(p.sampleTypes[i].type));
@@ -208,7 +211,7 @@ int runInfo(const std::string& path, bool json)
         return ExitOk;
     }
 
-    out << "File:          " << path << "\nFormat:        pprof\nSample types:  ";
+    out << "File:          " << path << "\nFormat:        " << profileFormatName(format) << "\nSample types:  ";
     if (!hasTypes)
         out << "none";
     for (size_t i = 0; i < p.sampleTypes.size(); ++i) {

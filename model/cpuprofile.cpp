@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <limits>
 #include <string>
 #include <unordered_map>
 
@@ -142,12 +143,20 @@ Result<Profile> readCpuProfile(std::span<const uint8_t> data)
 
     const int64_t startMicros = isInteger(doc, "startTime") ? doc["startTime"].get<int64_t>() : 0;
     const int64_t endMicros = isInteger(doc, "endTime") ? doc["endTime"].get<int64_t>() : 0;
+    // Microseconds, later nanoseconds: every time must fit in int64 nanoseconds.
+    constexpr int64_t kMaxMicros = std::numeric_limits<int64_t>::max() / 1000 / 4;
+    const auto inRange = [&](int64_t v) { return v > -kMaxMicros && v < kMaxMicros; };
+    if (!inRange(startMicros) || !inRange(endMicros))
+        return makeError(ErrorCode::InvalidInput, "cpuprofile: startTime or endTime out of range");
     std::vector<int64_t> timestamps(samples.size());
     int64_t t = startMicros;
     for (size_t i = 0; i < samples.size(); ++i) {
         if (!deltas[i].is_number_integer())
             return makeError(ErrorCode::InvalidInput, "cpuprofile: timeDeltas[" + std::to_string(i) + "] is not an integer");
-        t += deltas[i].get<int64_t>();
+        const int64_t d = deltas[i].get<int64_t>();
+        if (!inRange(d) || !inRange(t + d))
+            return makeError(ErrorCode::InvalidInput, "cpuprofile: timeDeltas[" + std::to_string(i) + "] out of range");
+        t += d;
         timestamps[i] = t;
     }
     for (size_t i = 0; i < samples.size(); ++i) {
@@ -165,7 +174,8 @@ Result<Profile> readCpuProfile(std::span<const uint8_t> data)
     p.sampleTimestamps.reserve(timestamps.size());
     for (int64_t micros : timestamps)
         p.sampleTimestamps.push_back(micros * 1000);
-    p.timeNanos = startMicros * 1000;
+    // startTime counts from V8's monotonic clock, not the epoch: no wall-clock time is known.
+    p.timeNanos = 0;
     p.durationNanos = std::max<int64_t>(0, endMicros - startMicros) * 1000;
     p.finishBuilding();
     p.updateFrameStatuses();

@@ -2,7 +2,8 @@
 // node tree (`nodes`, each with a callFrame and children), `samples` (node ids) and
 // `timeDeltas` (microseconds between samples). Each node becomes a JavaScript location with one
 // line (function name, url, 1-based line and column from V8's 0-based ones); sample types are
-// samples/count and wall/nanoseconds (time until the next sample); timestamps are kept.
+// samples/count and wall/nanoseconds (time until the next sample); timestamps are kept (on V8's
+// monotonic clock: the wall-clock start of the profile is unknown).
 #pragma once
 
 #include "model/profile.h"

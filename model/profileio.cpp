@@ -142,7 +142,10 @@ Result<Profile> loadProfile(const std::string& path, const LoadOptions& options,
             return makeError(ErrorCode::InvalidInput, "empty file after decompression", path);
     }
 
-    switch (detectFormat(raw)) {
+    const ProfileFormat format = detectFormat(raw);
+    if (options.detectedFormat)
+        *options.detectedFormat = format;
+    switch (format) {
     case ProfileFormat::Pprof: {
         PprofReadOptions po;
         po.limits = options.limits;

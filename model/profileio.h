@@ -17,6 +17,7 @@ const char* profileFormatName(ProfileFormat f);
 
 struct LoadOptions {
     DecompressLimits limits;
+    ProfileFormat* detectedFormat = nullptr; ///< when set, receives the format read
 };
 
 /// Guesses the format from the first bytes (after gunzip when compressed).

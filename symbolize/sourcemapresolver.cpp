@@ -69,14 +69,24 @@ std::string base64Decode(std::string_view in, bool& ok)
     return out;
 }
 
-/// The url of the last sourceMappingURL comment of the script; empty when there is none.
+/// The url of the last sourceMappingURL comment of the script, a comment of its own at the start
+/// of a line (spaces before it allowed), so that the text in a string literal of the code does
+/// not count; empty when there is none.
 std::string findSourceMappingUrl(std::string_view script)
 {
     size_t best = std::string_view::npos;
     for (std::string_view marker : {"//# sourceMappingURL=", "//@ sourceMappingURL="}) {
-        const size_t at = script.rfind(marker);
-        if (at != std::string_view::npos && (best == std::string_view::npos || at > best))
-            best = at + marker.size();
+        for (size_t at = script.rfind(marker); at != std::string_view::npos;
+             at = at == 0 ? std::string_view::npos : script.rfind(marker, at - 1)) {
+            size_t b = at;
+            while (b > 0 && (script[b - 1] == ' ' || script[b - 1] == '\t'))
+                --b;
+            if (b == 0 || script[b - 1] == '\n' || script[b - 1] == '\r') {
+                if (best == std::string_view::npos || at + marker.size() > best)
+                    best = at + marker.size();
+                break;
+            }
+        }
     }
     if (best == std::string_view::npos)
         return {};
@@ -191,8 +201,11 @@ private:
             const std::string where = "data: URI in " + scriptPath;
             return parse(json, where, scriptDir, report);
         }
-        if (link.find("://") != std::string::npos && !link.starts_with("file://"))
-            return fail(report, "sourceMappingURL " + link + " refused: not a local file");
+        if (link.find("://") != std::string::npos && !link.starts_with("file://")) {
+            // Never fetched; the map may still be beside the script or in a source-map directory.
+            report.tried.push_back(link + " (remote, not fetched)");
+            return std::nullopt;
+        }
         const std::string decoded = link.starts_with("file://") ? percentDecode(link.substr(7)) : percentDecode(link);
         const fs::path target = (fs::path(decoded).is_absolute() ? fs::path(decoded) : scriptDir / decoded).lexically_normal();
         bool allowed = isInside(target, scriptDir);
