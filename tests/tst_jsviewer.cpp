@@ -146,6 +146,17 @@ private slots:
             ui::FlameGraphPainter::statusColor(FrameStatus::SourceMapped, false));
         QVERIFY2(legendTexts(window).join('|').contains(QStringLiteral("source-mapped")),
             qPrintable(legendTexts(window).join('|')));
+        // Every frame of the program's sources (.ts) in that color, anonymous functions too.
+        int tsFrames = 0;
+        for (size_t i = 1; i < snap->tree->size(); ++i) {
+            const Symbol& sym = snap->symbols->symbol(snap->tree->node(NodeId(i)).symbol);
+            if (!snap->profile->str(sym.file).ends_with(".ts"))
+                continue;
+            ++tsFrames;
+            QCOMPARE(window.flameGraph()->painter().nodeColor(NodeId(i), false),
+                ui::FlameGraphPainter::statusColor(FrameStatus::SourceMapped, false));
+        }
+        QVERIFY(tsFrames >= 5);
         saveShot(window.grab().toImage(), QStringLiteral("js-source-mapped.png"));
     }
 
@@ -198,6 +209,17 @@ private slots:
                 ui::FlameGraphPainter::statusColor(FrameStatus::NoSourceMap, false));
             QVERIFY2(legendTexts(window).join('|').contains(QStringLiteral("no source map")),
                 qPrintable(legendTexts(window).join('|')));
+            // Every frame of the moved scripts in the no-source-map color, anonymous ones too.
+            int scriptFrames = 0;
+            for (size_t i = 1; i < snap->tree->size(); ++i) {
+                const Symbol& sym = snap->symbols->symbol(snap->tree->node(NodeId(i)).symbol);
+                if (!snap->profile->str(sym.file).starts_with(("file://" + dir.path()).toStdString()))
+                    continue;
+                ++scriptFrames;
+                QCOMPARE(window.flameGraph()->painter().nodeColor(NodeId(i), false),
+                    ui::FlameGraphPainter::statusColor(FrameStatus::NoSourceMap, false));
+            }
+            QVERIFY(scriptFrames >= 5);
             saveShot(window.grab().toImage(), QStringLiteral("js-no-source-map.png"));
         }
 
