@@ -139,6 +139,11 @@ private slots:
             qPrintable(details));
         QVERIFY2(details.contains(QStringLiteral("source-mapped")), qPrintable(details));
         QVERIFY2(details.contains(kFixtures + "/separate/work.js.map"), qPrintable(details));
+        // The tooltip: the original function at file.ts:line:column.
+        const QString tip = window.flameGraph()->toolTipAt(window.flameGraph()->frameRect(spin).center());
+        QVERIFY2(tip.contains(QStringLiteral("<b>spin</b>")) && tip.contains(QStringLiteral("%1:%2:").arg(source).arg(line))
+                && tip.contains(QStringLiteral("source-mapped")),
+            qPrintable(tip));
 
         // Colored by status: the frame in the source-mapped color, named in the legend.
         useStatusColors(window);

@@ -605,8 +605,11 @@ QString FlameGraphPainter::toolTip(const Hit& hit) const
             const std::string_view file = profile.str(sym.file);
             if (!file.empty()) {
                 QString where = QString::fromUtf8(file);
-                if (sym.lineIndex < lines.size() && lines[sym.lineIndex].line > 0)
+                if (sym.lineIndex < lines.size() && lines[sym.lineIndex].line > 0) {
                     where += QLatin1Char(':') + QString::number(lines[sym.lineIndex].line);
+                    if (lines[sym.lineIndex].column > 0)
+                        where += QLatin1Char(':') + QString::number(lines[sym.lineIndex].column);
+                }
                 text += QStringLiteral("<br>%1").arg(where.toHtmlEscaped());
             }
         }
@@ -622,6 +625,11 @@ QString FlameGraphPainter::toolTip(const Hit& hit) const
             text += QStringLiteral("<br><i>inlined</i>");
         if (!sym.symbolized)
             text += QStringLiteral("<br><i>not symbolized</i>");
+        if (sym.exemplar.index() < profile.locations.size()) {
+            const FrameStatus status = profile.locations[sym.exemplar.index()].status;
+            if (status == FrameStatus::SourceMapped || status == FrameStatus::NoSourceMap)
+                text += QStringLiteral("<br><i>%1</i>").arg(QString::fromUtf8(frameStatusName(status)));
+        }
     }
     return text;
 }
