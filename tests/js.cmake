@@ -18,7 +18,7 @@ add_custom_command(OUTPUT "${JS_NPM}/installed.stamp"
   COMMAND ${SYMFLAME_NPM} install --prefix "${JS_NPM}" --no-audit --no-fund --no-save
           typescript@5.9.3 esbuild@0.24.2 @jridgewell/trace-mapping@0.3.31 @datadog/pprof@5.20.0
   COMMAND ${CMAKE_COMMAND} -E touch "${JS_NPM}/installed.stamp"
-  COMMENT "npm install typescript@5 esbuild @jridgewell/trace-mapping"
+  COMMENT "npm install typescript, esbuild, @datadog/pprof, @jridgewell/trace-mapping (pinned)"
   VERBATIM)
 
 set(JS_TSC_FLAGS --target es2020 --module commonjs --strict)
