@@ -25,7 +25,8 @@ const char* usageText()
            "       symflame top FILE [-n N] [--sample-type T] [--json]\n"
            "       symflame collapse FILE [--sample-type T]\n"
            "       symflame symbolize IN -o OUT [--debug-dir D]... [--search-path D]...\n"
-           "                [--path-map FROM=TO]... [--json-report] [--debuginfod URL]... [--offline]\n"
+           "                [--path-map FROM=TO]... [--source-map-dir D]... [--json-report]\n"
+           "                [--debuginfod URL]... [--offline]\n"
            "       symflame lookup --obj BIN [--output-style=LLVM|JSON] [--debug-dir D]... [ADDR...]\n"
            "       symflame debuginfo fetch BUILDID [--kind debuginfo|executable] [--debuginfod URL]...\n"
            "       symflame debuginfo check BIN... [--debug-dir D]... [--search-path D]... [--json]\n"
@@ -33,7 +34,7 @@ const char* usageText()
            "       symflame --help | --version\n"
            "\n"
            "With no command, opens the viewer (on FILE when given). FILE is a pprof profile,\n"
-           "gzip-compressed or not.\n"
+           "gzip-compressed or not, or a V8 .cpuprofile (node --cpu-prof).\n"
            "\n"
            "Commands:\n"
            "  info      sample types, sample count, time, mappings and how many of their\n"
@@ -42,7 +43,8 @@ const char* usageText()
            "  collapse  folded stacks, one \"root;caller;leaf value\" line per distinct stack\n"
            "  symbolize names the native frames of IN from local binaries and debug files and\n"
            "            writes the result to OUT (pprof; never IN); prints per mapping: path,\n"
-           "            build ID, status, debug info source, locations resolved/total\n"
+           "            build ID, status, debug info source, locations resolved/total; resolves\n"
+           "            JavaScript frames through source maps, one line per script\n"
            "  lookup    symbolizes addresses of BIN (from stdin when none are given) as\n"
            "            `llvm-symbolizer --obj BIN` does, in its LLVM or JSON layout\n"
            "  render    draws the flame graph to an image; needs no display\n"
@@ -64,7 +66,10 @@ const char* usageText()
            "  --search-path D    symbolize: find binaries and debug files under D by build ID\n"
            "                     (scanned recursively; repeatable)\n"
            "  --path-map A=B     symbolize: read recorded paths under A from B (repeatable)\n"
-           "  --json-report      symbolize: print the per-mapping report as a JSON array\n"
+           "  --source-map-dir D symbolize: look for <script name>.map under D, and allow a\n"
+           "                     sourceMappingURL to point into D (repeatable)\n"
+           "  --json-report      symbolize: print the per-mapping report as a JSON array (scripts\n"
+           "                     after the mappings)\n"
            "  --debuginfod URL   symbolize, debuginfo: ask this debuginfod server for binaries and\n"
            "                     debug files not found locally (repeatable; default: the servers\n"
            "                     in $DEBUGINFOD_URLS)\n"
@@ -112,9 +117,11 @@ std::optional<size_t> selectSampleType(
 namespace {
 
 // Loads the file, printing the error line when it fails.
-std::optional<Profile> load(const std::string& path, int* exitCode)
+std::optional<Profile> load(const std::string& path, int* exitCode, ProfileFormat* format = nullptr)
 {
-    auto result = loadProfile(path);
+    LoadOptions options;
+    options.detectedFormat = format;
+    auto result = loadProfile(path, options);
     if (!result) {
         const Error& e = result.error();
         *exitCode = inputError(e.path.empty() ? path : e.path, e.message);
@@ -149,7 +156,8 @@ struct MappingCounts {
 int runInfo(const std::string& path, bool json)
 {
     int rc = ExitOk;
-    const auto profile = load(path, &rc);
+    ProfileFormat format = ProfileFormat::Pprof;
+    const auto profile = load(path, &rc, &format);
     if (!profile)
         return rc;
     const Profile& p = *profile;
@@ -170,7 +178,7 @@ int runInfo(const std::string& path, bool json)
     if (json) {
         out << "{\"file\":";
         out.jsonString(path);
-        out << ",\"format\":\"pprof\",\"sample_types\":[";
+        out << ",\"format\":\"" << profileFormatName(format) << "\",\"sample_types\":[";
         for (size_t i = 0; i < p.sampleTypes.size(); ++i) {
             out << (i ? ",{\"type\":" : "{\"type\":");
             out.jsonString(p.str(p.sampleTypes[i].type));
@@ -203,7 +211,7 @@ int runInfo(const std::string& path, bool json)
         return ExitOk;
     }
 
-    out << "File:          " << path << "\nFormat:        pprof\nSample types:  ";
+    out << "File:          " << path << "\nFormat:        " << profileFormatName(format) << "\nSample types:  ";
     if (!hasTypes)
         out << "none";
     for (size_t i = 0; i < p.sampleTypes.size(); ++i) {

@@ -24,6 +24,8 @@ void printTextReport(const symbolize::SymbolizeReport& report)
     Output out;
     for (const auto& m : report.mappings)
         out << m.line() << '\n';
+    for (const auto& s : report.sourceMaps.scripts)
+        out << s.line() << '\n';
 }
 
 void printJsonReport(const model::Profile& profile, const symbolize::SymbolizeReport& report)
@@ -66,6 +68,24 @@ void printJsonReport(const model::Profile& profile, const symbolize::SymbolizeRe
         }
         out << "],\"dwarf_warnings\":" << uint64_t(m.dwarfWarnings) << '}';
     }
+    for (const auto& s : report.sourceMaps.scripts) {
+        out << (first ? "{\"script\":" : ",{\"script\":");
+        first = false;
+        out.jsonString(s.script);
+        out << ",\"status\":";
+        out.jsonString(s.mapped ? "source-mapped" : "no source map");
+        out << ",\"map\":";
+        out.jsonString(s.mapPath);
+        out << ",\"reason\":";
+        out.jsonString(s.reason);
+        out << ",\"locations\":" << s.locations << ",\"resolved\":" << s.resolved << ",\"tried\":[";
+        for (size_t i = 0; i < s.tried.size(); ++i) {
+            if (i)
+                out << ',';
+            out.jsonString(s.tried[i]);
+        }
+        out << "]}";
+    }
     out << "]\n";
 }
 
@@ -85,6 +105,7 @@ int runSymbolizeCommand(int argc, char** argv)
         { "debug-dir", 0, true },
         { "search-path", 0, true },
         { "path-map", 0, true },
+        { "source-map-dir", 0, true },
         { "json-report", 0, false },
         { "help", 'h', false },
     };
@@ -114,6 +135,8 @@ int runSymbolizeCommand(int argc, char** argv)
     for (const auto& [name, value] : args->options) {
         if (name == "debug-dir") {
             options.locator.debugDirs.push_back(value);
+        } else if (name == "source-map-dir") {
+            options.sourceMapDirs.push_back(value);
         } else if (name == "search-path") {
             options.locator.searchDirs.push_back(value);
         } else if (name == "path-map") {

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cassert>
 #include <numeric>
+#include <unordered_map>
 
 namespace symflame::model {
 
@@ -53,6 +54,7 @@ SymbolTable SymbolTable::build(const Profile& profile)
 
     // Function name -> symbol, indexed by the name's string id (no hashing of strings).
     std::vector<uint32_t> byName(profile.strings.size(), kNone);
+    std::unordered_map<uint64_t, uint32_t> byNameAndFile; // (name, file) of JavaScript frames
     // (mapping, address) of unsymbolized locations -> symbol, in a flat table keyed by a hash
     // of both; collisions of the hash are resolved by comparing the symbol's own fields.
     std::vector<uint32_t> unsymBuckets(1024, kNone);
@@ -90,7 +92,14 @@ SymbolTable SymbolTable::build(const Profile& profile)
             if (name.empty())
                 continue;
             any = true;
-            uint32_t& slot = byName[name.index()];
+            // JavaScript functions are told apart by script too: "(anonymous)", "get" or
+            // "value" in different files are different functions.
+            uint32_t& slot = loc.kind == FrameKind::JavaScript
+                ? byNameAndFile.try_emplace((uint64_t(name.value) << 32)
+                                      | profile.functions[lines[k].function.index()].file.value,
+                                   kNone)
+                      .first->second
+                : byName[name.index()];
             if (slot == kNone) {
                 slot = static_cast<uint32_t>(t.m_symbols.size());
                 Symbol s;

@@ -17,8 +17,9 @@ using SymbolId = Id<struct SymbolTag>;
 using NodeId = Id<struct NodeTag>;
 
 /// A frame identity: one entry of a location's inline chain, merged by function name as
-/// `go tool pprof -top` merges functions; an unsymbolized location is its own symbol, merged
-/// by mapping and address.
+/// `go tool pprof -top` merges functions (JavaScript frames by function name and script, since
+/// "(anonymous)" or "get" in two scripts are different functions); an unsymbolized location is
+/// its own symbol, merged by mapping and address.
 struct Symbol {
     StringId name;      ///< function name; empty for an unsymbolized location
     StringId file;      ///< source file of the first function seen with this name

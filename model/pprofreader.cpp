@@ -304,11 +304,43 @@ public:
         if (Status s = decodeSamples(); !s)
             return s.error();
         m_profile.updateFrameStatuses();
+        markJavaScriptFrames();
         m_profile.finishBuilding();
         return std::move(m_profile);
     }
 
 private:
+    // Node profilers (@datadog/pprof, pprof-nodejs) write JavaScript frames as locations without
+    // a mapping or address whose function's file is the script: a path or file:// URL ending in
+    // .js, .mjs or .cjs, or node's own node:... modules. A function whose system name differs
+    // from its name was source-mapped already (the generated position is in the system name)
+    // and is not mapped again.
+    void markJavaScriptFrames()
+    {
+        const auto isScript = [](std::string_view file) {
+            if (file.starts_with("node:"))
+                return true;
+            if (!file.starts_with("/") && !file.starts_with("file://"))
+                return false;
+            return file.ends_with(".js") || file.ends_with(".mjs") || file.ends_with(".cjs");
+        };
+        std::vector<int8_t> scriptFunction(m_profile.functions.size(), -1);
+        for (Location& loc : m_profile.locations) {
+            if (loc.mapping.valid() || loc.address != 0 || loc.lineCount == 0)
+                continue;
+            const Line& physical = m_profile.lines[loc.linesBegin + loc.lineCount - 1];
+            if (!physical.function.valid())
+                continue;
+            int8_t& known = scriptFunction[physical.function.index()];
+            if (known < 0) {
+                const Function& f = m_profile.functions[physical.function.index()];
+                known = isScript(m_profile.str(f.file)) && (f.systemName.empty() || f.systemName == f.name) ? 1 : 0;
+            }
+            if (known == 1)
+                loc.kind = FrameKind::JavaScript;
+        }
+    }
+
     // --- messages
     size_t offsetOf(std::span<const uint8_t> bytes) const { return static_cast<size_t>(bytes.data() - m_origin); }
 

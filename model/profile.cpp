@@ -18,6 +18,10 @@ const char* frameStatusName(FrameStatus s)
         return "binary only";
     case FrameStatus::NotApplicable:
         return "not applicable";
+    case FrameStatus::SourceMapped:
+        return "source-mapped";
+    case FrameStatus::NoSourceMap:
+        return "no source map";
     }
     return "?";
 }

@@ -27,6 +27,8 @@ enum class FrameStatus : uint8_t {
     AddressOnly,   ///< an address with no mapping to look it up in
     BinaryOnly,    ///< an address in a known binary, not (yet) symbolized
     NotApplicable, ///< a mapping that can't be symbolized: kernel, [vdso], anonymous, JIT
+    SourceMapped,  ///< a JavaScript frame resolved through its script's source map
+    NoSourceMap,   ///< a JavaScript frame of a script whose source map is missing or unusable
 };
 const char* frameStatusName(FrameStatus s);
 

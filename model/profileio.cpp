@@ -2,6 +2,7 @@
 // from its first fields and hands it to the reader; every error names the file.
 #include "model/profileio.h"
 
+#include "model/cpuprofile.h"
 #include "model/fileio.h"
 #include "model/pprof.h"
 #include "model/protowire.h"
@@ -97,6 +98,8 @@ const char* profileFormatName(ProfileFormat f)
         return "unknown";
     case ProfileFormat::Pprof:
         return "pprof";
+    case ProfileFormat::CpuProfile:
+        return "cpuprofile";
     }
     return "?";
 }
@@ -107,6 +110,8 @@ ProfileFormat detectFormat(std::span<const uint8_t> decompressed)
         return ProfileFormat::Unknown;
     if (looksLikePprof(decompressed))
         return ProfileFormat::Pprof;
+    if (looksLikeCpuProfile(decompressed))
+        return ProfileFormat::CpuProfile;
     return ProfileFormat::Unknown;
 }
 
@@ -137,11 +142,20 @@ Result<Profile> loadProfile(const std::string& path, const LoadOptions& options,
             return makeError(ErrorCode::InvalidInput, "empty file after decompression", path);
     }
 
-    switch (detectFormat(raw)) {
+    const ProfileFormat format = detectFormat(raw);
+    if (options.detectedFormat)
+        *options.detectedFormat = format;
+    switch (format) {
     case ProfileFormat::Pprof: {
         PprofReadOptions po;
         po.limits = options.limits;
         auto profile = readPprof(raw, po, progress);
+        if (!profile)
+            return profile.error().withPath(path);
+        return profile;
+    }
+    case ProfileFormat::CpuProfile: {
+        auto profile = readCpuProfile(raw);
         if (!profile)
             return profile.error().withPath(path);
         return profile;
@@ -162,6 +176,7 @@ Status saveProfile(const Profile& profile, const std::string& path, ProfileForma
     switch (format) {
     case ProfileFormat::Pprof:
         return writePprofFile(profile, path);
+    case ProfileFormat::CpuProfile:
     case ProfileFormat::Unknown:
         break;
     }

@@ -12,11 +12,12 @@
 
 namespace symflame::model {
 
-enum class ProfileFormat { Unknown, Pprof };
+enum class ProfileFormat { Unknown, Pprof, CpuProfile };
 const char* profileFormatName(ProfileFormat f);
 
 struct LoadOptions {
     DecompressLimits limits;
+    ProfileFormat* detectedFormat = nullptr; ///< when set, receives the format read
 };
 
 /// Guesses the format from the first bytes (after gunzip when compressed).

@@ -683,6 +683,21 @@ Result<SymbolizeReport> Symbolizer::run(Profile& p, model::Progress* progress)
             rep.summary = "already symbolized";
         }
     }
+
+    // 6. JavaScript frames through their source maps.
+    if (std::any_of(p.locations.begin(), p.locations.end(),
+            [&](const model::Location& l) { return isMappableJavaScriptFrame(p, l); })) {
+        if (progress) {
+            if (progress->isCancelled())
+                return makeError(ErrorCode::Cancelled, "symbolization cancelled");
+            progress->setStage("applying source maps");
+        }
+        SourceMapOptions sm;
+        sm.sourceMapDirs = m_options.sourceMapDirs;
+        sm.pathMaps = m_options.locator.pathMaps;
+        sm.limits = m_options.sourceMapLimits;
+        report.sourceMaps = applySourceMaps(p, sm);
+    }
     return report;
 }
 

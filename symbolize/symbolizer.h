@@ -3,7 +3,9 @@
 // info, addresses normalized, deduplicated and sorted, looked up on worker threads (one
 // DwarfSymbolizer per thread), and the answers written back on the calling thread: new
 // functions appended, strings interned, each location re-pointed at newly appended lines, the
-// mapping's has_* flags and the frame statuses set. Reports one line per mapping.
+// mapping's has_* flags and the frame statuses set. Reports one line per mapping. Then the
+// JavaScript frames are resolved through their scripts' source maps (sourcemapresolver.h),
+// with the same path maps; one report line per script.
 #pragma once
 
 #include "model/profile.h"
@@ -12,6 +14,7 @@
 #include "symbolize/answercache.h"
 #include "symbolize/debuginfodclient.h"
 #include "symbolize/debuginfolocator.h"
+#include "symbolize/sourcemapresolver.h"
 
 #include <string>
 #include <vector>
@@ -39,6 +42,10 @@ struct SymbolizeOptions {
     bool elideGoWrappers = true;
     /// Worker threads; 0 = one per hardware thread. Binaries are spread over them.
     unsigned threads = 0;
+    /// Directories searched for <script name>.map, and where a sourceMappingURL may point
+    /// besides the script's own directory. The path maps are locator.pathMaps.
+    std::vector<std::string> sourceMapDirs;
+    SourceMapLimits sourceMapLimits;
 };
 
 struct MappingReport {
@@ -76,6 +83,7 @@ struct SymbolizeReport {
     uint64_t locationsSplit = 0; ///< locations copied for non-leaf return-address lookups
     uint64_t downloads = 0; ///< files asked of debuginfod servers
     uint64_t addressesFromCache = 0; ///< of addressesLookedUp, answered by an earlier run
+    SourceMapReport sourceMaps; ///< the JavaScript frames: one entry per script
 };
 
 class Symbolizer {

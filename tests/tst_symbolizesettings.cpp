@@ -127,13 +127,16 @@ private slots:
         l.useDefaultDebugDir = false;
         l.searchDirs = { "/build/out", "/more" };
         l.pathMaps = { "/usr/src/app=/home/me/app", "not-a-map" };
+        l.sourceMapDirs = { "/srv/maps", "/more/maps" };
         l.save();
         const SymbolizeSettings s = SymbolizeSettings::load();
         QCOMPARE(s.local.debugDirs, l.debugDirs);
         QCOMPARE(s.local.useDefaultDebugDir, false);
         QCOMPARE(s.local.searchDirs, l.searchDirs);
         QCOMPARE(s.local.pathMaps, l.pathMaps);
+        QCOMPARE(s.local.sourceMapDirs, l.sourceMapDirs);
         const symbolize::SymbolizeOptions o = s.toOptions();
+        QCOMPARE(o.sourceMapDirs, std::vector<std::string>({ "/srv/maps", "/more/maps" }));
         QCOMPARE(o.locator.debugDirs, std::vector<std::string>({ "/opt/debug" }));
         QCOMPARE(o.locator.useDefaultDebugDir, false);
         QCOMPARE(o.locator.searchDirs.size(), size_t(2));
@@ -153,11 +156,12 @@ private slots:
         dialog.show();
         QVERIFY(QTest::qWaitForWindowExposed(&dialog));
         const auto edit = [&](const char* name) { return dialog.findChild<QPlainTextEdit*>(name); };
-        QVERIFY(edit("debugDirs") && edit("searchDirs") && edit("pathMaps") && edit("servers"));
+        QVERIFY(edit("debugDirs") && edit("searchDirs") && edit("pathMaps") && edit("servers") && edit("sourceMapDirs"));
         QCOMPARE(edit("searchDirs")->toPlainText(), QString("/build/out"));
         QCOMPARE(edit("servers")->toPlainText(), QString("http://a.example"));
         edit("debugDirs")->setPlainText("/opt/debug\n\n");
         edit("pathMaps")->setPlainText("/usr/src=/home/me/src");
+        edit("sourceMapDirs")->setPlainText("/srv/maps\n\n");
         edit("servers")->setPlainText("http://a.example\n\n  http://c.example  \n");
         QVERIFY(dialog.pathMapError().isEmpty());
         dialog.grab().save(SYMFLAME_TEST_BINARY_DIR "/settings-local.png");
@@ -172,6 +176,7 @@ private slots:
         const SymbolizeSettings d = dialog.settings();
         QCOMPARE(d.local.debugDirs, QStringList({ "/opt/debug" }));
         QCOMPARE(d.local.pathMaps, QStringList({ "/usr/src=/home/me/src" }));
+        QCOMPARE(d.local.sourceMapDirs, QStringList({ "/srv/maps" }));
         QCOMPARE(d.debuginfod.servers, QStringList({ "http://a.example", "http://c.example" }));
         QCOMPARE(d.debuginfod.envChoice, DebuginfodSettings::EnvChoice::Use);
         QCOMPARE(d.debuginfod.timeoutSeconds, 12);

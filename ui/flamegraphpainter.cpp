@@ -236,6 +236,10 @@ QColor FlameGraphPainter::statusColor(FrameStatus status, bool dark)
         return dark ? QColor(180, 130, 50) : QColor(245, 195, 100);
     case FrameStatus::NotApplicable:
         return dark ? QColor(95, 95, 105) : QColor(190, 190, 200);
+    case FrameStatus::SourceMapped:
+        return dark ? QColor(60, 120, 160) : QColor(130, 185, 230);
+    case FrameStatus::NoSourceMap:
+        return dark ? QColor(150, 80, 150) : QColor(220, 150, 220);
     }
     return QColor(128, 128, 128);
 }
@@ -290,11 +294,15 @@ QColor FlameGraphPainter::kindColor(FrameKind kind, bool dark)
 FrameStatus FlameGraphPainter::statusOf(SymbolId symbol) const
 {
     const Symbol& sym = m_snapshot->symbols->symbol(symbol);
-    if (sym.symbolized)
-        return FrameStatus::Symbolized;
     const Profile& profile = *m_snapshot->profile;
-    return sym.exemplar.index() < profile.locations.size() ? profile.locations[sym.exemplar.index()].status
-                                                           : FrameStatus::AddressOnly;
+    const FrameStatus status = sym.exemplar.index() < profile.locations.size()
+        ? profile.locations[sym.exemplar.index()].status
+        : FrameStatus::AddressOnly;
+    // A named frame is symbolized, unless it is a JavaScript frame that says how its source
+    // map went.
+    if (sym.symbolized && status != FrameStatus::SourceMapped && status != FrameStatus::NoSourceMap)
+        return FrameStatus::Symbolized;
+    return status;
 }
 
 FrameKind FlameGraphPainter::kindOf(SymbolId symbol) const
@@ -597,8 +605,11 @@ QString FlameGraphPainter::toolTip(const Hit& hit) const
             const std::string_view file = profile.str(sym.file);
             if (!file.empty()) {
                 QString where = QString::fromUtf8(file);
-                if (sym.lineIndex < lines.size() && lines[sym.lineIndex].line > 0)
+                if (sym.lineIndex < lines.size() && lines[sym.lineIndex].line > 0) {
                     where += QLatin1Char(':') + QString::number(lines[sym.lineIndex].line);
+                    if (lines[sym.lineIndex].column > 0)
+                        where += QLatin1Char(':') + QString::number(lines[sym.lineIndex].column);
+                }
                 text += QStringLiteral("<br>%1").arg(where.toHtmlEscaped());
             }
         }
@@ -614,6 +625,11 @@ QString FlameGraphPainter::toolTip(const Hit& hit) const
             text += QStringLiteral("<br><i>inlined</i>");
         if (!sym.symbolized)
             text += QStringLiteral("<br><i>not symbolized</i>");
+        if (sym.exemplar.index() < profile.locations.size()) {
+            const FrameStatus status = profile.locations[sym.exemplar.index()].status;
+            if (status == FrameStatus::SourceMapped || status == FrameStatus::NoSourceMap)
+                text += QStringLiteral("<br><i>%1</i>").arg(QString::fromUtf8(frameStatusName(status)));
+        }
     }
     return text;
 }

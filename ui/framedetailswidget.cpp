@@ -56,7 +56,8 @@ QString FrameDetailsWidget::text() const
 }
 
 void FrameDetailsWidget::setFrame(
-    std::shared_ptr<const ProfileSnapshot> snapshot, NodeId node, const QMap<int, QString>& debugSources)
+    std::shared_ptr<const ProfileSnapshot> snapshot, NodeId node, const QMap<int, QString>& debugSources,
+    const symbolize::SourceMapReport* sourceMaps)
 {
     m_buildId.clear();
     m_copyBuildId->setEnabled(false);
@@ -84,8 +85,10 @@ void FrameDetailsWidget::setFrame(
         if (sym.symbolized && sym.lineIndex < lines.size()) {
             const Line& line = lines[sym.lineIndex];
             const Function& f = profile.functions[line.function.index()];
+            // A source-mapped frame keeps its generated function and position in systemName.
             if (!f.systemName.empty() && f.systemName != f.name)
-                html += row(tr("System name"), QString::fromUtf8(profile.str(f.systemName)));
+                html += row(loc->status == FrameStatus::SourceMapped ? tr("Generated") : tr("System name"),
+                    QString::fromUtf8(profile.str(f.systemName)));
             if (!f.file.empty()) {
                 QString where = QString::fromUtf8(profile.str(f.file));
                 if (line.line > 0)
@@ -110,8 +113,25 @@ void FrameDetailsWidget::setFrame(
             }
             html += row(tr("Inline chain"), chain.join(QStringLiteral(" \u2192 ")));
         }
-        html += row(tr("Address"), hex(loc->address));
+        if (loc->kind != FrameKind::JavaScript || loc->address != 0)
+            html += row(tr("Address"), hex(loc->address));
         html += row(tr("Status"), QString::fromUtf8(frameStatusName(loc->status)));
+        if (const symbolize::ScriptReport* script = sourceMaps ? sourceMaps->scriptOf(sym.exemplar.index()) : nullptr) {
+            QString text;
+            if (!script->mapped)
+                text = tr("no source map: %1").arg(QString::fromStdString(script->reason));
+            else if (loc->status == FrameStatus::SourceMapped)
+                text = QString::fromStdString(script->mapPath);
+            else
+                text = tr("%1 maps nothing at this generated position").arg(QString::fromStdString(script->mapPath));
+            html += row(tr("Source map"), text);
+            if (!script->mapped && !script->tried.empty()) {
+                QStringList tried;
+                for (const std::string& t : script->tried)
+                    tried << QString::fromStdString(t);
+                html += row(tr("Tried"), tried.join(QStringLiteral("\n")));
+            }
+        }
         if (loc->kind != FrameKind::Unknown)
             html += row(tr("Kind"), QString::fromUtf8(frameKindName(loc->kind)));
     }

@@ -180,7 +180,8 @@ MainWindow::MainWindow(QWidget* parent)
         [this] { m_resetZoomAction->setEnabled(m_flame->isZoomed() || m_flame->isViewZoomed()); });
     connect(m_flame, &FlameGraphWidget::selectedChanged, this,
         [this](NodeId node) {
-            m_details->setFrame(m_snapshot, node);
+            m_details->setFrame(m_snapshot, node, m_debugSources ? *m_debugSources : QMap<int, QString>(),
+                m_report ? &m_report->sourceMaps : nullptr);
             if (m_snapshot && node.valid() && node != m_snapshot->tree->root())
                 showSandwich(m_snapshot->tree->node(node).symbol);
         });
@@ -737,7 +738,7 @@ void MainWindow::openDialog()
     QSettings settings;
     const QString dir = settings.value(QLatin1String(kLastDirKey)).toString();
     const QString path = QFileDialog::getOpenFileName(
-        this, tr("Open Profile"), dir, tr("Profiles (*.pb.gz *.pb *.pprof *.prof *.gz);;All files (*)"));
+        this, tr("Open Profile"), dir, tr("Profiles (*.pb.gz *.pb *.pprof *.prof *.gz *.cpuprofile);;All files (*)"));
     if (path.isEmpty())
         return;
     settings.setValue(QLatin1String(kLastDirKey), QFileInfo(path).absolutePath());
@@ -850,8 +851,9 @@ void MainWindow::finishJob(const QString& path, const JobOutcome& outcome)
             m_flame->jumpTo(root);
         if (selected.valid())
             m_flame->setSelected(selected);
-        m_details->setFrame(m_snapshot, selected, m_debugSources ? *m_debugSources : QMap<int, QString>());
         m_report = m_pendingReport;
+        m_details->setFrame(m_snapshot, selected, m_debugSources ? *m_debugSources : QMap<int, QString>(),
+            m_report ? &m_report->sourceMaps : nullptr);
         updateBinaries();
         const auto counts = m_symbolizeCounts ? *m_symbolizeCounts : std::pair<qulonglong, qulonglong>();
         m_hoverLabel->setText(tr("Symbolized %1 of %2 locations").arg(counts.first).arg(counts.second));
@@ -860,6 +862,7 @@ void MainWindow::finishJob(const QString& path, const JobOutcome& outcome)
         return;
     }
     m_report.reset(); // a new profile: no pass has run over it yet
+    m_debugSources.reset();
     showSnapshot(outcome.snapshot);
     m_hoverLabel->clear();
     if (!path.isEmpty())
@@ -898,8 +901,9 @@ void MainWindow::startSymbolization()
     if (!m_snapshot)
         return;
     const Profile& profile = *m_snapshot->profile;
-    const bool anyToDo = std::any_of(profile.locations.begin(), profile.locations.end(),
-        [](const Location& l) { return l.status == FrameStatus::BinaryOnly; });
+    const bool anyToDo = std::any_of(profile.locations.begin(), profile.locations.end(), [&](const Location& l) {
+        return l.status == FrameStatus::BinaryOnly || symbolize::isMappableJavaScriptFrame(profile, l);
+    });
     if (!anyToDo)
         return;
     auto snapshot = m_snapshot;
@@ -927,7 +931,8 @@ void MainWindow::startSymbolization()
             *reportOut = *report;
             for (const symbolize::MappingReport& m : report->mappings)
                 sources->insert(int(m.mapping.index()), QString::fromStdString(m.summary));
-            *counts = { report->resolved, report->locations };
+            *counts = { report->resolved + report->sourceMaps.resolved,
+                report->locations + report->sourceMaps.locations };
             return withProfile(*snapshot, std::move(copy), progress);
         },
         true);

@@ -64,6 +64,7 @@ LocalDebugSettings LocalDebugSettings::load()
     d.useDefaultDebugDir = s.value("useDefaultDebugDir", true).toBool();
     d.searchDirs = s.value("searchDirs").toStringList();
     d.pathMaps = s.value("pathMaps").toStringList();
+    d.sourceMapDirs = s.value("sourceMapDirs").toStringList();
     return d;
 }
 
@@ -75,6 +76,7 @@ void LocalDebugSettings::save() const
     s.setValue("useDefaultDebugDir", useDefaultDebugDir);
     s.setValue("searchDirs", searchDirs);
     s.setValue("pathMaps", pathMaps);
+    s.setValue("sourceMapDirs", sourceMapDirs);
 }
 
 symbolize::LocatorOptions LocalDebugSettings::toOptions() const
@@ -107,6 +109,8 @@ symbolize::SymbolizeOptions SymbolizeSettings::toOptions() const
     symbolize::SymbolizeOptions o;
     o.locator = local.toOptions();
     o.debuginfod = debuginfod.toOptions();
+    for (const QString& d : local.sourceMapDirs)
+        o.sourceMapDirs.push_back(d.toStdString());
     return o;
 }
 
@@ -195,7 +199,10 @@ SymbolizeSettingsDialog::SymbolizeSettingsDialog(const SymbolizeSettings& settin
     auto* localForm = new QFormLayout(local);
     auto* localIntro = new QLabel(tr("Binaries are found by the path the profile recorded (rewritten by the path "
                                      "maps) and by build ID in the search directories; their debug info in the "
-                                     "binary, in <debug dir>/.build-id/xx/yyyy.debug, or by .gnu_debuglink."),
+                                     "binary, in <debug dir>/.build-id/xx/yyyy.debug, or by .gnu_debuglink. JavaScript "
+                                     "frames are mapped to their original source through the map the script's "
+                                     "sourceMappingURL names, <script>.map beside it or in the source-map "
+                                     "directories."),
         local);
     localIntro->setWordWrap(true);
     localForm->addRow(localIntro);
@@ -209,6 +216,10 @@ SymbolizeSettingsDialog::SymbolizeSettingsDialog(const SymbolizeSettings& settin
     localForm->addRow(tr("Search directories:"), m_searchDirs);
     m_pathMaps = listEdit(ls.pathMaps, tr("/recorded/prefix=/local/prefix"), local);
     localForm->addRow(tr("Path maps:"), m_pathMaps);
+    m_sourceMapDirs = listEdit(ls.sourceMapDirs, tr("/path/to/source-maps (one per line)"), local);
+    m_sourceMapDirs->setToolTip(tr("JavaScript frames: <script>.map is looked for here after the script's "
+                                   "sourceMappingURL and the .map beside it; a sourceMappingURL may point here."));
+    localForm->addRow(tr("Source-map directories:"), m_sourceMapDirs);
     m_tabs->addTab(local, tr("Local debug info"));
 
     // Servers.
@@ -271,6 +282,7 @@ SymbolizeSettingsDialog::SymbolizeSettingsDialog(const SymbolizeSettings& settin
     m_defaultDebugDir->setObjectName("useDefaultDebugDir");
     m_searchDirs->setObjectName("searchDirs");
     m_pathMaps->setObjectName("pathMaps");
+    m_sourceMapDirs->setObjectName("sourceMapDirs");
     m_servers->setObjectName("servers");
     m_useEnv->setObjectName("useEnvironmentServers");
     m_offline->setObjectName("offline");
@@ -311,6 +323,7 @@ SymbolizeSettings SymbolizeSettingsDialog::settings() const
     s.local.useDefaultDebugDir = m_defaultDebugDir->isChecked();
     s.local.searchDirs = lines(m_searchDirs);
     s.local.pathMaps = lines(m_pathMaps);
+    s.local.sourceMapDirs = lines(m_sourceMapDirs);
     DebuginfodSettings& d = s.debuginfod;
     d.servers = lines(m_servers);
     d.offline = m_offline->isChecked();

@@ -1,5 +1,6 @@
 // The viewer's symbolization settings, kept in QSettings, and the dialog that edits them: where
-// local debug info is looked for (debug directories, search directories, path maps) and which
+// local debug info is looked for (debug directories, search directories, path maps), where
+// JavaScript source maps are looked for (source-map directories), and which
 // debuginfod servers may be asked. The viewer contacts no server the user has not enabled:
 // servers listed in DEBUGINFOD_URLS are used only after the user said yes once
 // (askAboutEnvironmentServers), and that answer is remembered; "work offline" turns every
@@ -44,6 +45,7 @@ struct LocalDebugSettings {
     bool useDefaultDebugDir = true; ///< also /usr/lib/debug
     QStringList searchDirs; ///< scanned for binaries and debug files by build ID
     QStringList pathMaps; ///< "FROM=TO"
+    QStringList sourceMapDirs; ///< searched for <script>.map; sourceMappingURLs may point here
 
     static LocalDebugSettings load();
     void save() const;
@@ -83,6 +85,7 @@ private:
     QCheckBox* m_defaultDebugDir = nullptr;
     QPlainTextEdit* m_searchDirs = nullptr;
     QPlainTextEdit* m_pathMaps = nullptr;
+    QPlainTextEdit* m_sourceMapDirs = nullptr;
     QPlainTextEdit* m_servers = nullptr;
     QCheckBox* m_useEnv = nullptr;
     QCheckBox* m_offline = nullptr;
