@@ -17,7 +17,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
     if (!t)
         return 0;
     std::vector<GoFrame> frames;
-    const size_t n = t->functionCount() < 2000 ? t->functionCount() : 2000;
+    const size_t n = t->functionCount() < 400 ? t->functionCount() : 400;
     for (size_t i = 0; i < n; ++i) {
         auto f = t->function(i);
         if (!f)

@@ -80,8 +80,8 @@ std::vector<int64_t> Profile::valuePerStack(size_t type) const
 {
     std::vector<int64_t> perStack(stackCount(), 0);
     const size_t n = sampleTypes.size();
-    if (type >= n)
-        return perStack;
+    if (type >= n || sampleStacks.empty())
+        return perStack; // (no samples: sampleValues may be empty, its data() null)
     const int64_t* v = sampleValues.data() + type;
     for (size_t i = 0; i < sampleStacks.size(); ++i, v += n)
         perStack[sampleStacks[i].index()] += *v;

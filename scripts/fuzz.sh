@@ -6,19 +6,32 @@
 # leaked past its memory limit or hung, with the input saved under build-fuzz/findings/.
 #
 #   scripts/fuzz.sh [SECONDS_PER_HARNESS [HARNESS...]]     (default 30 s, every harness)
+#   scripts/fuzz.sh --ci [HARNESS...]
+#
+# --ci (what .ci/run does): a fresh corpus from the seeds, a fixed random seed and a fixed number
+# of runs per harness instead of a time, so that a run gives the same result on every machine.
 #
 # A finding is fixed, then its input is kept as fuzz/regressions/<name>/<something> so that the
 # ordinary tests (fuzzinputs_<name>) run it from then on.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-SECONDS_EACH="${1:-30}"
-shift || true
+CI_MODE=0
+if [ "${1:-}" = "--ci" ]; then
+  CI_MODE=1
+  shift
+  SECONDS_EACH=0
+else
+  SECONDS_EACH="${1:-30}"
+  shift || true
+fi
 BUILD="${SYMFLAME_BUILD_DIR:-$ROOT/build}"
 FUZZ_BUILD="$ROOT/build-fuzz"
 HARNESSES=("$@")
 [ ${#HARNESSES[@]} -gt 0 ] || HARNESSES=(pprof folded gzip elf gopclntab)
 
 declare -A MAX_LEN=([pprof]=1048576 [folded]=65536 [gzip]=1048576 [elf]=4194304 [gopclntab]=2097152)
+# --ci: runs per harness (each about 10-30 s on the 2-core machine).
+declare -A CI_RUNS=([pprof]=50000 [folded]=30000 [gzip]=100000 [elf]=50000 [gopclntab]=1500)
 
 cd "$ROOT"
 if [ ! -f "$FUZZ_BUILD/CMakeCache.txt" ]; then
@@ -29,8 +42,13 @@ cmake --build --preset fuzz
 status=0
 for h in "${HARNESSES[@]}"; do
   corpus="$FUZZ_BUILD/corpus/$h"
+  if [ "$CI_MODE" = 1 ]; then
+    corpus="$FUZZ_BUILD/corpus-ci/$h"
+    rm -rf "$corpus"
+  fi
   findings="$FUZZ_BUILD/findings/$h"
   mkdir -p "$corpus" "$findings"
+  rm -f "$findings"/crash-* "$findings"/leak-* "$findings"/timeout-* "$findings"/oom-* # the last run's
   seeds="$BUILD/tests/fuzzinputs/seeds-$h.txt"
   if [ -f "$seeds" ]; then
     while IFS= read -r s; do
@@ -41,15 +59,22 @@ for h in "${HARNESSES[@]}"; do
     echo "fuzz: $seeds is missing (build the tests first); $h starts from its corpus only" >&2
   fi
   log="$FUZZ_BUILD/findings/$h.log"
+  if [ "$CI_MODE" = 1 ]; then
+    limit=(-seed=20261203 -runs="${CI_RUNS[$h]}")
+  else
+    limit=(-max_total_time="$SECONDS_EACH")
+  fi
+  start=$(date +%s)
   set +e
   ASAN_OPTIONS="detect_leaks=1:allocator_may_return_null=1" UBSAN_OPTIONS="print_stacktrace=1" \
-    "$FUZZ_BUILD/fuzz/fuzz_$h" "$corpus" -max_total_time="$SECONDS_EACH" -timeout=10 -rss_limit_mb=2048 \
+    "$FUZZ_BUILD/fuzz/fuzz_$h" "$corpus" "${limit[@]}" -timeout=25 -rss_limit_mb=2048 \
     -max_len="${MAX_LEN[$h]}" -print_final_stats=1 -artifact_prefix="$findings/" > "$log" 2>&1
   rc=$?
   set -e
+  SECONDS_TAKEN=$(( $(date +%s) - start ))
   execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo "?")
   found=$(find "$findings" -maxdepth 1 -type f \( -name 'crash-*' -o -name 'leak-*' -o -name 'timeout-*' -o -name 'oom-*' \) | wc -l)
-  echo "fuzz_$h: ${SECONDS_EACH} s, $execs executions, corpus $(ls "$corpus" | wc -l) inputs, findings $found (exit $rc)"
+  echo "fuzz_$h: ${SECONDS_TAKEN} s, $execs executions, corpus $(ls "$corpus" | wc -l) inputs, findings $found (exit $rc)"
   if [ "$rc" -ne 0 ] || [ "$found" -ne 0 ]; then
     status=1
     grep -E 'ERROR|SUMMARY|runtime error|Test unit written' "$log" | head -8 | sed 's/^/  /'

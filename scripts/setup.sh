@@ -31,7 +31,7 @@ PACKAGES=(
   llvm-19-dev llvm-19 libelf-dev libdw-dev libdebuginfod-dev
   libprotobuf-dev protobuf-compiler zlib1g-dev libzstd-dev liblzma-dev
   xvfb xauth imagemagick
-  debuginfod elfutils binutils dwz xz-utils clang lld
+  debuginfod elfutils binutils dwz xz-utils clang lld libclang-rt-14-dev
   golang-go golang-github-google-pprof-dev google-perftools libgoogle-perftools-dev
   nlohmann-json3-dev libc6-dbg
 )

@@ -38,6 +38,7 @@ private slots:
     void readStructure();
     void readErrors_data();
     void readErrors();
+    void sumsWrapAsGoDoes();
     void collapseInlineChain();
     void collapseMergesEqualNames();
     void matchesPprofTraces_data();
@@ -119,6 +120,22 @@ void TestFolded::readErrors_data()
     QTest::addRow("no stack") << QByteArray("   5\n") << "line 1: missing stack before the sample value";
     QTest::addRow("line numbers count CRLF lines")
         << QByteArray("a 1\r\nb 2\r\nc\r\n") << "line 3: missing sample value after the stack";
+}
+
+// Each value fits in an int64, their sum does not (found by fuzz_folded, kept in
+// fuzz/regressions/folded): sums wrap around as Go's int64 do in go tool pprof, rather than
+// being undefined behaviour (model/ is built with -fwrapv).
+void TestFolded::sumsWrapAsGoDoes()
+{
+    const int64_t a = 7777737777777777777, b = 3777777777777777777;
+    auto p = read(QByteArray("x;a 7777737777777777777\nx;b 3777777777777777777\n"));
+    QVERIFY(p);
+    const SymbolTable symbols = SymbolTable::build(*p);
+    const CallTree tree = CallTree::build(*p, symbols, 0);
+    const int64_t wrapped = int64_t(uint64_t(a) + uint64_t(b));
+    QVERIFY(wrapped < 0);
+    QCOMPARE(tree.node(tree.root()).total, wrapped);
+    QCOMPARE(p->totalValue(0), wrapped);
 }
 
 void TestFolded::readErrors()
