@@ -9,6 +9,7 @@
 #include "symbolize/symbolizer.h"
 
 #include <cstdio>
+#include <optional>
 #include <filesystem>
 #include <iterator>
 #include <span>
@@ -84,6 +85,8 @@ int runSymbolizeCommand(int argc, char** argv)
         { "search-path", 0, true },
         { "path-map", 0, true },
         { "json-report", 0, false },
+        { "format", 0, true },
+        { "profile", 0, true },
         { "help", 'h', false },
     };
     specs.insert(specs.end(), std::begin(kDebuginfodOptionSpecs), std::end(kDebuginfodOptionSpecs));
@@ -103,6 +106,19 @@ int runSymbolizeCommand(int argc, char** argv)
     const auto outPath = args->value("output");
     if (!outPath || outPath->empty())
         return usageError("symbolize: missing -o OUT");
+
+    std::optional<model::ProfileFormat> outFormat;
+    if (const auto f = args->value("format")) {
+        if (*f == "otlp")
+            outFormat = model::ProfileFormat::Otlp;
+        else if (*f == "pprof")
+            outFormat = model::ProfileFormat::Pprof;
+        else
+            return usageError("symbolize: --format wants otlp or pprof, not '" + *f + "'");
+    }
+    model::LoadOptions loadOptions;
+    if (!parseProfileOption(*args, &loadOptions.profileIndex, &error))
+        return usageError("symbolize: " + error);
 
     symbolize::SymbolizeOptions options;
     auto debuginfod = debuginfodOptionsFrom(*args, &error);
@@ -133,7 +149,8 @@ int runSymbolizeCommand(int argc, char** argv)
     if (sameExistingFile(inPath, *outPath))
         return inputError(*outPath, "refusing to overwrite the input file");
 
-    auto loaded = model::loadProfile(inPath);
+    model::ProfileFormat inFormat = model::ProfileFormat::Unknown;
+    auto loaded = model::loadProfile(inPath, loadOptions, nullptr, &inFormat);
     if (!loaded) {
         const model::Error& e = loaded.error();
         return inputError(e.path.empty() ? inPath : e.path, e.message);
@@ -147,7 +164,12 @@ int runSymbolizeCommand(int argc, char** argv)
     if (!report)
         return inputError(inPath, report.error().message);
 
-    const model::Status saved = model::saveProfile(profile, *outPath, model::ProfileFormat::Pprof, inPath);
+    // OTLP in, OTLP out (protobuf, also for OTLP JSON input), unless --format says otherwise.
+    const model::ProfileFormat writeAs = outFormat ? *outFormat
+        : (inFormat == model::ProfileFormat::Otlp || inFormat == model::ProfileFormat::OtlpJson)
+        ? model::ProfileFormat::Otlp
+        : model::ProfileFormat::Pprof;
+    const model::Status saved = model::saveProfile(profile, *outPath, writeAs, inPath);
     if (!saved) {
         const model::Error& e = saved.error();
         return inputError(e.path.empty() ? *outPath : e.path, e.message);

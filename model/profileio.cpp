@@ -3,6 +3,7 @@
 #include "model/profileio.h"
 
 #include "model/fileio.h"
+#include "model/otlp.h"
 #include "model/pprof.h"
 #include "model/protowire.h"
 
@@ -97,6 +98,10 @@ const char* profileFormatName(ProfileFormat f)
         return "unknown";
     case ProfileFormat::Pprof:
         return "pprof";
+    case ProfileFormat::Otlp:
+        return "otlp";
+    case ProfileFormat::OtlpJson:
+        return "otlp-json";
     }
     return "?";
 }
@@ -105,12 +110,17 @@ ProfileFormat detectFormat(std::span<const uint8_t> decompressed)
 {
     if (decompressed.empty())
         return ProfileFormat::Unknown;
+    if (looksLikeOtlpJson(decompressed))
+        return ProfileFormat::OtlpJson;
+    // Before pprof: OTLP's two top-level fields also have pprof's numbers and wire types.
+    if (looksLikeOtlpProtobuf(decompressed))
+        return ProfileFormat::Otlp;
     if (looksLikePprof(decompressed))
         return ProfileFormat::Pprof;
     return ProfileFormat::Unknown;
 }
 
-Result<Profile> loadProfile(const std::string& path, const LoadOptions& options, Progress* progress)
+Result<Profile> loadProfile(const std::string& path, const LoadOptions& options, Progress* progress, ProfileFormat* format)
 {
     if (progress)
         progress->setStage("reading file");
@@ -137,7 +147,27 @@ Result<Profile> loadProfile(const std::string& path, const LoadOptions& options,
             return makeError(ErrorCode::InvalidInput, "empty file after decompression", path);
     }
 
-    switch (detectFormat(raw)) {
+    const ProfileFormat detected = detectFormat(raw);
+    if (format)
+        *format = detected;
+    if ((detected == ProfileFormat::Otlp || detected == ProfileFormat::OtlpJson) && progress)
+        progress->setStage("reading OTLP");
+    OtlpReadOptions oo;
+    oo.limits = options.limits;
+    oo.profileIndex = options.profileIndex;
+    switch (detected) {
+    case ProfileFormat::Otlp: {
+        auto profile = readOtlp(raw, oo, progress);
+        if (!profile)
+            return profile.error().withPath(path);
+        return profile;
+    }
+    case ProfileFormat::OtlpJson: {
+        auto profile = readOtlpJson(raw, oo, progress);
+        if (!profile)
+            return profile.error().withPath(path);
+        return profile;
+    }
     case ProfileFormat::Pprof: {
         PprofReadOptions po;
         po.limits = options.limits;
@@ -151,7 +181,7 @@ Result<Profile> loadProfile(const std::string& path, const LoadOptions& options,
     }
     return makeError(ErrorCode::Unsupported,
         std::string("not a profile symflame can read (") + (compressed ? "gzip-compressed; once decompressed " : "")
-            + describeStart(raw) + ", which is not pprof protobuf)",
+            + describeStart(raw) + ", which is neither pprof nor OTLP profiles, protobuf or JSON)",
         path);
 }
 
@@ -162,6 +192,9 @@ Status saveProfile(const Profile& profile, const std::string& path, ProfileForma
     switch (format) {
     case ProfileFormat::Pprof:
         return writePprofFile(profile, path);
+    case ProfileFormat::Otlp:
+        return writeOtlpFile(profile, path);
+    case ProfileFormat::OtlpJson:
     case ProfileFormat::Unknown:
         break;
     }
