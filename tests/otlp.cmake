@@ -32,3 +32,12 @@ symflame_add_test(NAME tst_otlp SOURCES tst_otlp.cpp
   DEPENDS otlp_testdata fixtures symflame TIMEOUT 300)
 target_compile_definitions(tst_otlp PRIVATE SYMFLAME_OTLP_DIR="${OTLP_DIR}"
   SYMFLAME_EXECUTABLE="$<TARGET_FILE:symflame>")
+
+# The viewer's choice of profile for files of several (offscreen, screenshot under
+# /tmp/otlp-shots).
+if(TARGET ui)
+  symflame_add_test(NAME tst_otlpviewer SOURCES tst_otlpviewer.cpp LIBS ui Qt6::Widgets
+    DEPENDS otlp_testdata TIMEOUT 120)
+  set_target_properties(tst_otlpviewer PROPERTIES AUTOMOC_COMPILER_PREDEFINES OFF)
+  target_compile_definitions(tst_otlpviewer PRIVATE SYMFLAME_OTLP_DIR="${OTLP_DIR}")
+endif()
