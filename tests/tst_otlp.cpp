@@ -651,6 +651,18 @@ void TestOtlp::roundTrip()
         }
     }
 
+    // As pprof, the mappings of ELF addresses get pprof's "file addresses" range (all 0), so
+    // that symbolizing the pprof file later looks the addresses up as they are.
+    const std::vector<uint8_t> asPprof = encodePprof(*r);
+    perftools::profiles::Profile pp;
+    QVERIFY(pp.ParseFromArray(asPprof.data(), int(asPprof.size())));
+    QVERIFY(pp.mapping_size() >= 3);
+    for (const auto& m : pp.mapping()) {
+        QCOMPARE(m.memory_start(), uint64_t(0));
+        QCOMPARE(m.memory_limit(), uint64_t(0));
+        QCOMPARE(m.file_offset(), uint64_t(0));
+    }
+
     // Atomic file writing, gzip by name, never over the input.
     QTemporaryDir dir;
     const QString out = dir.filePath(QStringLiteral("out.pb.gz"));
