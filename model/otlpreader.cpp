@@ -336,6 +336,53 @@ FrameKind frameKindOf(std::string_view type)
     return FrameKind::Unknown;
 }
 
+/// Names the element an error is about, built only when an error is reported (reading a
+/// million samples must not format a million names): a fixed text, "table[i]",
+/// "table[i].lines[k]" or "<profile>, sample i".
+struct Where {
+    const std::string* text = nullptr;
+    const char* table = nullptr;
+    uint64_t index = 0;
+    const char* sub = nullptr;
+    uint64_t subIndex = 0;
+    bool sample = false;
+
+    Where(const std::string& t) // NOLINT: implicit on purpose, a fixed name
+        : text(&t)
+    {
+    }
+    Where(const char* t, uint64_t i)
+        : table(t)
+        , index(i)
+    {
+    }
+    static Where sampleOf(const std::string& profile, uint64_t i)
+    {
+        Where w(profile);
+        w.sample = true;
+        w.index = i;
+        return w;
+    }
+    Where lineOf(uint64_t k) const
+    {
+        Where w = *this;
+        w.sub = "lines";
+        w.subIndex = k;
+        return w;
+    }
+    std::string str() const
+    {
+        if (sample)
+            return *text + ", sample " + std::to_string(index);
+        if (!table)
+            return *text;
+        std::string s = std::string(table) + "[" + std::to_string(index) + "]";
+        if (sub)
+            s += "." + std::string(sub) + "[" + std::to_string(subIndex) + "]";
+        return s;
+    }
+};
+
 /// A profile of the file: where it is and what it belongs to.
 struct ProfileRef {
     size_t resource = 0, scope = 0, profile = 0; // positions in the file, for messages
@@ -389,17 +436,17 @@ public:
 private:
     size_t offsetOf(std::span<const uint8_t> bytes) const { return static_cast<size_t>(bytes.data() - m_origin); }
 
-    Error malformed(const std::string& element, std::span<const uint8_t> bytes, const Decoder& d) const
+    Error malformed(const Where& element, std::span<const uint8_t> bytes, const Decoder& d) const
     {
         if (d.error() == DecodeError::Truncated && offsetOf(bytes) == 0)
             return makeError(ErrorCode::Truncated, "truncated protobuf: " + d.errorText());
-        return invalid("malformed " + element + " (message at byte " + std::to_string(offsetOf(bytes))
+        return invalid("malformed " + element.str() + " (message at byte " + std::to_string(offsetOf(bytes))
             + "): " + d.errorText());
     }
 
-    Error wrongType(const std::string& element, const Field& f, const char* name, WireType want) const
+    Error wrongType(const Where& element, const Field& f, const char* name, WireType want) const
     {
-        return invalid(element + ": field " + std::to_string(f.number) + " (" + name + ") has wire type "
+        return invalid(element.str() + ": field " + std::to_string(f.number) + " (" + name + ") has wire type "
             + protowire::wireTypeName(f.type) + ", expected " + protowire::wireTypeName(want) + " in the "
             + layoutName(m_version) + " layout");
     }
@@ -437,7 +484,8 @@ private:
 
     Status scanResource(std::span<const uint8_t> bytes, size_t r)
     {
-        const std::string element = "resource_profiles[" + std::to_string(r) + "]";
+        const std::string elementText = "resource_profiles[" + std::to_string(r) + "]";
+        const Where element(elementText);
         Decoder d(bytes, m_origin);
         Field f;
         std::span<const uint8_t> resource;
@@ -463,15 +511,16 @@ private:
         return Status::success();
     }
 
-    Error wrongTypeScan(const std::string& element, const Field& f) const
+    Error wrongTypeScan(const Where& element, const Field& f) const
     {
-        return invalid(element + ": field " + std::to_string(f.number) + " has wire type "
+        return invalid(element.str() + ": field " + std::to_string(f.number) + " has wire type "
             + protowire::wireTypeName(f.type) + ", expected length-delimited");
     }
 
     Status scanScope(std::span<const uint8_t> bytes, size_t r, size_t s, std::span<const uint8_t> resource)
     {
-        const std::string element = "resource_profiles[" + std::to_string(r) + "].scope_profiles[" + std::to_string(s) + "]";
+        const std::string elementText = "resource_profiles[" + std::to_string(r) + "].scope_profiles[" + std::to_string(s) + "]";
+        const Where element(elementText);
         Decoder d(bytes, m_origin);
         Field f;
         std::span<const uint8_t> scope;
@@ -530,7 +579,7 @@ private:
             }
         }
         if (d.failed())
-            return malformed("dictionary", bytes, d);
+            return malformed(std::string("dictionary"), bytes, d);
         if (m_strings.size() >= kUnset || m_locations.size() >= kUnset || m_field7.size() >= kUnset)
             return makeError(ErrorCode::TooLarge, "dictionary tables are too large (over 4 billion entries)");
         return Status::success();
@@ -626,20 +675,20 @@ private:
         return true;
     }
 
-    Error badIndex(const std::string& element, const char* field, uint64_t index, const char* table, size_t size) const
+    Error badIndex(const Where& element, const char* field, uint64_t index, const char* table, size_t size) const
     {
         const bool negative = index > uint64_t(std::numeric_limits<int32_t>::max());
-        return invalid(element + ": " + field + " " + std::to_string(static_cast<int64_t>(static_cast<int32_t>(index)))
+        return invalid(element.str() + ": " + field + " " + std::to_string(static_cast<int64_t>(static_cast<int32_t>(index)))
             + (negative ? " is negative" : " out of range") + " (" + table + " has "
             + counted(size, "entry", "entries") + ")");
     }
 
-    Status resolveString(uint64_t index, StringId& out, const std::string& element, const char* field)
+    Status resolveString(uint64_t index, StringId& out, const Where& element, const char* field)
     {
         if (stringAt(index, out))
             return Status::success();
         if (m_strings.empty() && !m_hasDictionary)
-            return invalid(element + ": " + field + " " + std::to_string(index)
+            return invalid(element.str() + ": " + field + " " + std::to_string(index)
                 + " refers to the string table, but the file has no dictionary");
         return badIndex(element, field, index, "string_table", m_strings.size());
     }
@@ -732,7 +781,7 @@ private:
     }
 
     // A KeyValue of a resource or scope (1 key string, 2 value, 3 key_strindex in 1.10).
-    Status decodeKeyValue(std::span<const uint8_t> bytes, const std::string& element, Label& out)
+    Status decodeKeyValue(std::span<const uint8_t> bytes, const Where& element, Label& out)
     {
         Decoder d(bytes, m_origin);
         Field f;
@@ -760,7 +809,7 @@ private:
     }
 
     // attribute_table[i] as a label (converted once).
-    Status attributeAt(uint64_t index, const std::string& element, const Label*& out)
+    Status attributeAt(uint64_t index, const Where& element, const Label*& out)
     {
         if (index >= m_attributes.size())
             return badIndex(element, "attribute index", index, "attribute_table", m_attributes.size());
@@ -770,7 +819,7 @@ private:
         }
         const size_t i = static_cast<size_t>(index);
         if (!m_attributeDone[i]) {
-            const std::string entry = "attribute_table[" + std::to_string(i) + "]";
+            const Where entry("attribute_table", i);
             Label& label = m_attributeCache[i];
             if (m_layout.keyValueAndUnit) {
                 Decoder d(m_attributes[i], m_origin);
@@ -814,7 +863,7 @@ private:
 
     // Calls fn(label) for every attribute index of a packed or unpacked repeated int32 field;
     // index 0 is skipped where it means "unset".
-    template <typename Fn> Status forAttributes(const Field& f, const std::string& element, Fn&& fn)
+    template <typename Fn> Status forAttributes(const Field& f, const Where& element, Fn&& fn)
     {
         Status st;
         const DecodeError e = protowire::forEachVarint(f, [&](uint64_t index) {
@@ -826,12 +875,12 @@ private:
                 fn(*label);
         });
         if (e != DecodeError::None)
-            return invalid(element + ": attribute_indices: packed varints end early");
+            return invalid(element.str() + ": attribute_indices: packed varints end early");
         return st;
     }
 
     // --- dictionary entries
-    Status mappingAt(uint64_t index, const std::string& element, MappingId& out)
+    Status mappingAt(uint64_t index, const Where& element, MappingId& out)
     {
         if (index == 0) {
             out = MappingId();
@@ -843,7 +892,7 @@ private:
             m_mappingRow.assign(m_mappings.size(), kUnset);
         uint32_t& row = m_mappingRow[static_cast<size_t>(index)];
         if (row == kUnset) {
-            const std::string entry = "mapping_table[" + std::to_string(index) + "]";
+            const Where entry("mapping_table", index);
             const auto bytes = m_mappings[static_cast<size_t>(index)];
             Mapping m;
             m.sourceId = index;
@@ -920,7 +969,7 @@ private:
         return Status::success();
     }
 
-    Status functionAt(uint64_t index, const std::string& element, FunctionId& out)
+    Status functionAt(uint64_t index, const Where& element, FunctionId& out)
     {
         if (index == 0 && m_layout.zeroIsUnset) {
             out = FunctionId();
@@ -932,7 +981,7 @@ private:
             m_functionRow.assign(m_functions.size(), kUnset);
         uint32_t& row = m_functionRow[static_cast<size_t>(index)];
         if (row == kUnset) {
-            const std::string entry = "function_table[" + std::to_string(index) + "]";
+            const Where entry("function_table", index);
             const auto bytes = m_functions[static_cast<size_t>(index)];
             Function fn;
             fn.sourceId = index;
@@ -959,10 +1008,10 @@ private:
         return Status::success();
     }
 
-    Status locationAt(uint64_t index, const std::string& element, LocationId& out)
+    Status locationAt(uint64_t index, const Where& element, LocationId& out)
     {
         if (index == 0 && m_layout.zeroIsUnset)
-            return invalid(element + ": location index 0 (the unset entry of location_table) in a stack");
+            return invalid(element.str() + ": location index 0 (the unset entry of location_table) in a stack");
         if (index >= m_locations.size())
             return badIndex(element, "location index", index, "location_table", m_locations.size());
         uint32_t& row = m_locationRow[static_cast<size_t>(index)];
@@ -970,7 +1019,7 @@ private:
             out = LocationId(row);
             return Status::success();
         }
-        const std::string entry = "location_table[" + std::to_string(index) + "]";
+        const Where entry("location_table", index);
         const auto bytes = m_locations[static_cast<size_t>(index)];
         Location loc;
         loc.sourceId = index;
@@ -993,7 +1042,7 @@ private:
                 Line line;
                 Decoder ld(f.bytes, m_origin);
                 Field lf;
-                const std::string lineElement = entry + ".lines[" + std::to_string(m_lineScratch.size()) + "]";
+                const Where lineElement = entry.lineOf(m_lineScratch.size());
                 while (ld.next(lf)) {
                     if (lf.number < 1 || lf.number > 3)
                         continue;
@@ -1037,26 +1086,61 @@ private:
     }
 
     // Appends the locations of packed (or unpacked) index field f to m_stack.
-    Status appendLocations(const Field& f, const std::string& element)
+    Status appendLocations(const Field& f, const Where& element)
     {
+        // The hot loop of reading (every distinct stack passes here): locations converted
+        // before are looked up inline; only new ones (or bad indices) take the full path.
         Status st;
-        const DecodeError e = protowire::forEachVarint(f, [&](uint64_t index) {
-            if (!st)
-                return;
+        const auto one = [&](uint64_t index) {
+            if (index < m_locationRow.size() && m_locationRow[index] != kUnset
+                && (index != 0 || !m_layout.zeroIsUnset)) [[likely]] {
+                m_stack.push_back(LocationId(m_locationRow[index]));
+                return true;
+            }
             LocationId id;
             st = locationAt(index, element, id);
-            if (st)
-                m_stack.push_back(id);
-        });
-        if (e != DecodeError::None)
-            return invalid(element + ": location indices: packed varints end early");
-        if (st && m_stack.size() > m_options.maxStackDepth)
+            if (!st)
+                return false;
+            m_stack.push_back(id);
+            return true;
+        };
+        bool ended = false;
+        if (f.type == WireType::Len) {
+            const uint8_t* q = f.bytes.data();
+            const uint8_t* end = q + f.bytes.size();
+            const uint8_t* safeEnd = f.bytes.size() >= 10 ? end - 10 : q; // before it, 10 bytes follow
+            while (q < end) {
+                uint64_t index;
+                if (*q < 0x80) {
+                    index = *q++;
+                } else if (q < safeEnd) {
+                    q = protowire::readVarintUnchecked(q, index);
+                    if (!q) {
+                        ended = true;
+                        break;
+                    }
+                } else if (protowire::readVarint(q, end, index) != protowire::VarintStatus::Ok) {
+                    ended = true;
+                    break;
+                }
+                if (!one(index))
+                    return st;
+            }
+        } else if (f.type == WireType::Varint) {
+            if (!one(f.value))
+                return st;
+        } else {
+            ended = true;
+        }
+        if (ended)
+            return invalid(element.str() + ": location indices: packed varints end early");
+        if (m_stack.size() > m_options.maxStackDepth)
             return makeError(ErrorCode::TooLarge,
-                element + ": stack deeper than " + std::to_string(m_options.maxStackDepth) + " frames");
-        return st;
+                element.str() + ": stack deeper than " + std::to_string(m_options.maxStackDepth) + " frames");
+        return Status::success();
     }
 
-    Status stackAt(uint64_t index, const std::string& element, StackId& out)
+    Status stackAt(uint64_t index, const Where& element, StackId& out)
     {
         if (index >= m_field7.size()) {
             if (m_field7.empty() && index == 0) {
@@ -1065,7 +1149,7 @@ private:
                 return Status::success();
             }
             if (!m_hasDictionary)
-                return invalid(element + ": stack_index " + std::to_string(index)
+                return invalid(element.str() + ": stack_index " + std::to_string(index)
                     + " refers to the dictionary's stack_table, but the file has no dictionary");
             return badIndex(element, "stack_index", index, "stack_table", m_field7.size());
         }
@@ -1076,7 +1160,7 @@ private:
             out = StackId(row);
             return Status::success();
         }
-        const std::string entry = "stack_table[" + std::to_string(index) + "]";
+        const Where entry("stack_table", index);
         m_stack.clear();
         Decoder d(m_field7[static_cast<size_t>(index)], m_origin);
         Field f;
@@ -1100,7 +1184,7 @@ private:
         return Status::success();
     }
 
-    Status linkAt(uint64_t index, const std::string& element, uint32_t& out)
+    Status linkAt(uint64_t index, const Where& element, uint32_t& out)
     {
         if (index == 0) {
             out = 0;
@@ -1112,7 +1196,7 @@ private:
             m_linkRow.assign(m_links.size(), kUnset);
         uint32_t& row = m_linkRow[static_cast<size_t>(index)];
         if (row == kUnset) {
-            const std::string entry = "link_table[" + std::to_string(index) + "]";
+            const Where entry("link_table", index);
             SampleLink link;
             Decoder d(m_links[static_cast<size_t>(index)], m_origin);
             Field f;
@@ -1123,7 +1207,7 @@ private:
                     return wrongType(entry, f, f.number == 1 ? "trace_id" : "span_id", WireType::Len);
                 const size_t want = f.number == 1 ? 16 : 8;
                 if (f.bytes.size() != want)
-                    return invalid(entry + ": " + (f.number == 1 ? "trace_id" : "span_id") + " has "
+                    return invalid(entry.str() + ": " + (f.number == 1 ? "trace_id" : "span_id") + " has "
                         + counted(f.bytes.size(), "byte", "bytes") + ", expected " + std::to_string(want));
                 std::memcpy(f.number == 1 ? link.traceId : link.spanId, f.bytes.data(), want);
             }
@@ -1145,7 +1229,7 @@ private:
             + "].scope_profiles[" + std::to_string(p.scope) + "].profiles[" + std::to_string(p.profile) + "])";
     }
 
-    Status decodeValueType(std::span<const uint8_t> bytes, const std::string& element, ValueType& out)
+    Status decodeValueType(std::span<const uint8_t> bytes, const Where& element, ValueType& out)
     {
         Decoder d(bytes, m_origin);
         Field f;
@@ -1169,8 +1253,9 @@ private:
     Status resourceAttributes(const ProfileRef& p, std::vector<Label>& out)
     {
         for (auto [bytes, field, what] : { std::tuple { p.resourceBytes, 1u, "resource" }, { p.scopeBytes, 3u, "scope" } }) {
-            const std::string element
+            const std::string elementText
                 = "resource_profiles[" + std::to_string(p.resource) + "]." + (field == 1 ? "resource" : "scope");
+            const Where element(elementText);
             Decoder d(bytes, m_origin);
             Field f;
             while (d.next(f)) {
@@ -1185,7 +1270,7 @@ private:
                 if (f.number != field || f.type != WireType::Len)
                     continue;
                 Label l;
-                if (Status s = decodeKeyValue(f.bytes, element + " attribute", l); !s)
+                if (Status s = decodeKeyValue(f.bytes, element.str() + " attribute", l); !s)
                     return s;
                 out.push_back(l);
             }
@@ -1201,7 +1286,8 @@ private:
         m_profile.profilesInFile.reserve(m_profiles.size());
         for (size_t i = 0; i < m_profiles.size(); ++i) {
             const ProfileRef& p = m_profiles[i];
-            const std::string element = profileElement(p, i);
+            const std::string elementText = profileElement(p, i);
+        const Where element(elementText);
             ProfileChoice c;
             std::vector<Label> attrs;
             if (Status s = resourceAttributes(p, attrs); !s)
@@ -1220,7 +1306,7 @@ private:
                     ++c.samples;
                 else if (f.number == 1 && f.type == WireType::Len) {
                     ValueType vt;
-                    if (Status s = decodeValueType(f.bytes, element + " sample_type", vt); !s)
+                    if (Status s = decodeValueType(f.bytes, element.str() + " sample_type", vt); !s)
                         return s;
                     types += (types.empty() ? "" : ", ") + std::string(m_profile.str(vt.type)) + " ("
                         + std::string(m_profile.str(vt.unit)) + ")";
@@ -1237,7 +1323,8 @@ private:
     Status decodeProfile(const ProfileRef& ref)
     {
         Profile& p = m_profile;
-        const std::string element = profileElement(ref, m_options.profileIndex);
+        const std::string elementText = profileElement(ref, m_options.profileIndex);
+        const Where element(elementText);
         if (Status s = resourceAttributes(ref, p.attributes); !s)
             return s;
         m_locationRow.assign(m_locations.size(), kUnset);
@@ -1254,7 +1341,7 @@ private:
                     if (f.type != WireType::Len)
                         return wrongType(element, f, "sample_type", WireType::Len);
                     ValueType vt;
-                    if (Status s = decodeValueType(f.bytes, element + " sample_type", vt); !s)
+                    if (Status s = decodeValueType(f.bytes, element.str() + " sample_type", vt); !s)
                         return s;
                     p.sampleTypes.push_back(vt);
                 } else if (n == 2) {
@@ -1273,7 +1360,7 @@ private:
                 } else if (n == m_layout.pPeriodType) {
                     if (f.type != WireType::Len)
                         return wrongType(element, f, "period_type", WireType::Len);
-                    if (Status s = decodeValueType(f.bytes, element + " period_type", p.periodType); !s)
+                    if (Status s = decodeValueType(f.bytes, element.str() + " period_type", p.periodType); !s)
                         return s;
                 } else if (n == m_layout.pPeriod) {
                     if (f.type != WireType::Varint)
@@ -1281,7 +1368,7 @@ private:
                     p.period = f.asInt64();
                 } else if (n == m_layout.pComments) {
                     if (protowire::forEachVarint(f, [&](uint64_t v) { comments.push_back(v); }) != DecodeError::None)
-                        return invalid(element + ": comment_strindices: packed varints end early");
+                        return invalid(element.str() + ": comment_strindices: packed varints end early");
                 } else if (n == m_layout.pAttributes) {
                     std::vector<Label> attrs;
                     if (Status s = forAttributes(f, element, [&](const Label& a) { attrs.push_back(a); }); !s)
@@ -1290,7 +1377,7 @@ private:
                 } else if (n == m_layout.pLocationIndices) {
                     if (protowire::forEachVarint(f, [&](uint64_t v) { m_locationIndices.push_back(v); })
                         != DecodeError::None)
-                        return invalid(element + ": location_indices: packed varints end early");
+                        return invalid(element.str() + ": location_indices: packed varints end early");
                 }
             }
             if (d.failed())
@@ -1303,7 +1390,7 @@ private:
             p.comments.push_back(id);
         }
         if (sampleCount > 0 && p.sampleTypes.empty())
-            return invalid(element + ": it has samples but no sample_type");
+            return invalid(element.str() + ": it has samples but no sample_type");
         p.defaultSampleType = p.sampleTypes.empty() ? 0 : p.sampleTypes.size() - 1;
         if (sampleCount == 0)
             return Status::success();
@@ -1311,7 +1398,7 @@ private:
             m_progress->setStage("reading samples");
         p.sampleStacks.reserve(sampleCount);
         p.sampleValues.reserve(sampleCount * p.sampleTypes.size());
-        return decodeSamples(ref, element, sampleCount);
+        return decodeSamples(ref, elementText, sampleCount);
     }
 
     Status decodeSamples(const ProfileRef& ref, const std::string& profileElement, size_t sampleCount)
@@ -1341,14 +1428,14 @@ private:
                 const uint32_t n = sf.number;
                 if (n == L.sStack || n == L.sLocStart || n == L.sLocLength || n == L.sLink) {
                     if (sf.type != WireType::Varint)
-                        return wrongType(sampleElement(profileElement, index), sf,
+                        return wrongType(Where::sampleOf(profileElement, index), sf,
                             n == L.sStack ? "stack_index" : n == L.sLink ? "link_index" : n == L.sLocStart ? "locations_start_index" : "locations_length",
                             WireType::Varint);
                     (n == L.sStack ? stackIndex : n == L.sLink ? linkIndex : n == L.sLocStart ? locStart : locLength) = sf.value;
                 } else if (n == L.sValues) {
                     if (protowire::forEachVarint(sf, [&](uint64_t v) { values.push_back(static_cast<int64_t>(v)); })
                         != DecodeError::None)
-                        return invalid(sampleElement(profileElement, index) + ": values: packed varints end early");
+                        return invalid(Where::sampleOf(profileElement, index).str() + ": values: packed varints end early");
                 } else if (n == L.sAttributes) {
                     sawAttributes = true;
                     attributeField = sf;
@@ -1365,43 +1452,45 @@ private:
                                 timestamps.push_back(static_cast<int64_t>(v));
                             }
                         } else {
-                            return invalid(sampleElement(profileElement, index)
+                            return invalid(Where::sampleOf(profileElement, index).str()
                                 + ": timestamps_unix_nano is not packed fixed64 values");
                         }
                     } else if (protowire::forEachVarint(sf, [&](uint64_t v) { timestamps.push_back(static_cast<int64_t>(v)); })
                         != DecodeError::None) {
-                        return invalid(sampleElement(profileElement, index) + ": timestamps_unix_nano: packed varints end early");
+                        return invalid(Where::sampleOf(profileElement, index).str() + ": timestamps_unix_nano: packed varints end early");
                     }
                 }
             }
             if (sd.failed())
-                return malformed(sampleElement(profileElement, index), f.bytes, sd);
+                return malformed(Where::sampleOf(profileElement, index), f.bytes, sd);
 
             // The stack.
             StackId stack;
-            if (L.sStack != 0) {
-                if (Status s = stackAt(stackIndex, sampleElement(profileElement, index), stack); !s)
+            if (L.sStack != 0 && stackIndex < m_stackRow.size() && m_stackRow[stackIndex] != kUnset) [[likely]] {
+                stack = StackId(m_stackRow[stackIndex]); // a stack seen before
+            } else if (L.sStack != 0) {
+                if (Status s = stackAt(stackIndex, Where::sampleOf(profileElement, index), stack); !s)
                     return s;
-            } else if (Status s = legacyStack(locStart, locLength, sampleElement(profileElement, index), stack); !s) {
+            } else if (Status s = legacyStack(locStart, locLength, Where::sampleOf(profileElement, index), stack); !s) {
                 return s;
             }
             if (sawAttributes) {
-                if (Status s = forAttributes(attributeField, sampleElement(profileElement, index),
+                if (Status s = forAttributes(attributeField, Where::sampleOf(profileElement, index),
                         [&](const Label& a) { labels.push_back(a); });
                     !s)
                     return s;
             }
             uint32_t link = 0;
             if (linkIndex != 0)
-                if (Status s = linkAt(linkIndex, sampleElement(profileElement, index), link); !s)
+                if (Status s = linkAt(linkIndex, Where::sampleOf(profileElement, index), link); !s)
                     return s;
 
             // Values and timestamps into model samples.
             if (nTypes == 1) {
                 if (values.empty() && timestamps.empty())
-                    return invalid(sampleElement(profileElement, index) + ": it has neither values nor timestamps");
+                    return invalid(Where::sampleOf(profileElement, index).str() + ": it has neither values nor timestamps");
                 if (!values.empty() && !timestamps.empty() && values.size() != timestamps.size())
-                    return invalid(sampleElement(profileElement, index) + ": it has "
+                    return invalid(Where::sampleOf(profileElement, index).str() + ": it has "
                         + counted(values.size(), "value", "values") + " but "
                         + counted(timestamps.size(), "timestamp", "timestamps")
                         + " (with both, the counts must be equal)");
@@ -1419,7 +1508,7 @@ private:
             } else {
                 // Several sample types (early 1.7 writers): values per type, as pprof.
                 if (values.size() != nTypes)
-                    return invalid(sampleElement(profileElement, index) + ": it has "
+                    return invalid(Where::sampleOf(profileElement, index).str() + ": it has "
                         + counted(values.size(), "value", "values") + " but the profile has "
                         + counted(nTypes, "sample type", "sample types"));
                 addSample(stack, values.data(), timestamps.empty() ? 0 : timestamps.front(), link, labels);
@@ -1446,15 +1535,15 @@ private:
     }
 
     // 1.7: a slice of the profile's location_indices.
-    Status legacyStack(uint64_t start, uint64_t length, const std::string& element, StackId& out)
+    Status legacyStack(uint64_t start, uint64_t length, const Where& element, StackId& out)
     {
         const uint64_t n = m_locationIndices.size();
         if (start > n || length > n - start)
-            return invalid(element + ": locations [" + std::to_string(start) + ", +" + std::to_string(length)
+            return invalid(element.str() + ": locations [" + std::to_string(start) + ", +" + std::to_string(length)
                 + ") out of range (location_indices has " + counted(n, "entry", "entries") + ")");
         if (length > m_options.maxStackDepth)
             return makeError(ErrorCode::TooLarge,
-                element + ": stack deeper than " + std::to_string(m_options.maxStackDepth) + " frames");
+                element.str() + ": stack deeper than " + std::to_string(m_options.maxStackDepth) + " frames");
         m_stack.clear();
         for (uint64_t k = start; k < start + length; ++k) {
             LocationId id;
