@@ -205,7 +205,8 @@ StackId StackIndex::intern(Profile& p, std::span<const LocationId> locs)
             const auto existing = p.stack(StackId(s.idPlusOne - 1));
             static_assert(sizeof(LocationId) == sizeof(uint32_t));
             if (existing.size() == locs.size()
-                && std::memcmp(existing.data(), locs.data(), locs.size() * sizeof(LocationId)) == 0)
+                && (locs.empty() // memcmp must not see the null pointers of empty spans
+                    || std::memcmp(existing.data(), locs.data(), locs.size() * sizeof(LocationId)) == 0))
                 return StackId(s.idPlusOne - 1);
         }
     }

@@ -196,6 +196,9 @@ private slots:
     void sameAsPprof();
     void profileChoice();
     void json();
+    void jsonAttributes();
+    void limits();
+    void corruptedInput();
     void jsonErrors_data();
     void jsonErrors();
     void badInput_data();
@@ -391,6 +394,101 @@ void TestOtlp::json()
     QCOMPARE(p.str(p.mappings[unsym->mapping.index()].buildId),
         std::string_view("00112233445566778899aabbccddeeff00112233"));
     QCOMPARE(collapsed(p, 0), (QStringList { "main 35", "main;cartd+0x1200 20" }));
+}
+
+// tests/otlp/attributes.json, by hand: proto (snake_case) names, 1.8-era "sample" and "line",
+// numbers as numbers, every AnyValue kind, 1.10's string_value_strindex and key_strindex.
+void TestOtlp::jsonAttributes()
+{
+    const QString path = QStringLiteral(SYMFLAME_TEST_SOURCE_DIR "/otlp/attributes.json");
+    auto r = loadPath(path);
+    QVERIFY2(r.ok(), r.ok() ? "" : r.error().toString().c_str());
+    const Profile& p = *r;
+    QCOMPARE(p.profilesInFile.size(), size_t(2));
+    QCOMPARE(p.profilesInFile[0].serviceName, std::string("billing"));
+    QCOMPARE(p.profilesInFile[1].sampleType, std::string("delta (bytes)"));
+    const auto text = [&](const char* key) {
+        for (const Label& a : p.attributes)
+            if (p.str(a.key) == key)
+                return a.str.empty() ? std::to_string(a.num) : std::string(p.str(a.str));
+        return std::string("(missing)");
+    };
+    QCOMPARE(text("service.name"), std::string("billing"));
+    QCOMPARE(text("host.arch"), std::string("amd64"));
+    QCOMPARE(text("sampled"), std::string("true"));
+    QCOMPARE(text("ratio"), std::string("0.25"));
+    QCOMPARE(text("cpus"), std::string("[0, 3]"));
+    QCOMPARE(text("labels"), std::string("{team=core}"));
+    QCOMPARE(text("blob"), std::string("deadbeef"));
+    // Three timestamps (each counts 1) and a value of 2.
+    QCOMPARE(p.sampleCount(), size_t(4));
+    QCOMPARE(p.totalValue(0), int64_t(5));
+    QCOMPARE(p.sampleTimestamps[2], int64_t(T0 + 30));
+    QCOMPARE(p.sampleTimestamps[3], int64_t(0));
+    QCOMPARE(p.sampleLabels(0).size(), size_t(2));
+    QCOMPARE(p.str(p.sampleLabels(0)[0].key), std::string_view("cpu.logical_number"));
+    QCOMPARE(p.sampleLabels(0)[0].num, int64_t(3));
+    QCOMPARE(p.sampleLabels(0)[1].num, int64_t(77));
+    QCOMPARE(p.str(p.sampleLabels(0)[1].numUnit), std::string_view("count"));
+    QCOMPARE(collapsed(p, 0), (QStringList { "run 5" }));
+    auto second = loadPath(path, 1);
+    QVERIFY(second.ok());
+    QCOMPARE(second->totalValue(0), int64_t(-7));
+}
+
+void TestOtlp::limits()
+{
+    auto d = smallProfile();
+    for (int i = 0; i < 3; ++i) {
+        auto* s = firstProfile(d)->add_samples();
+        s->set_stack_index(1);
+        s->add_values(1);
+    }
+    const std::string bytes = d.SerializeAsString();
+    OtlpReadOptions o;
+    o.maxSamples = 3;
+    auto r = readOtlp(bytesOf(bytes), o);
+    QVERIFY(!r.ok());
+    QCOMPARE(r.error().code, ErrorCode::TooLarge);
+    QCOMPARE(QString::fromStdString(r.error().message),
+        QStringLiteral("profile 0 (resource_profiles[0].scope_profiles[0].profiles[0]): more than 3 samples"));
+    o = OtlpReadOptions();
+    o.maxStackDepth = 1;
+    r = readOtlp(bytesOf(bytes), o);
+    QVERIFY(!r.ok());
+    QCOMPARE(r.error().code, ErrorCode::TooLarge);
+    QCOMPARE(QString::fromStdString(r.error().message), QStringLiteral("stack_table[1]: stack deeper than 1 frames"));
+}
+
+// Every truncation and many byte flips of a real file: an error or a profile, never a crash
+// (run under the asan preset too).
+void TestOtlp::corruptedInput()
+{
+    QFile f(otlpFile("scenario-v1.10.pb"));
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QByteArray original = f.readAll();
+    std::vector<uint8_t> bytes(original.begin(), original.end());
+    size_t errors = 0;
+    for (size_t n = 1; n < bytes.size(); ++n) {
+        auto r = readOtlp(std::span(bytes.data(), n));
+        errors += !r.ok();
+    }
+    QVERIFY(errors > bytes.size() / 2);
+    uint64_t state = 12345;
+    for (int i = 0; i < 3000; ++i) {
+        std::vector<uint8_t> copy = bytes;
+        for (int k = 0; k < 1 + i % 4; ++k) {
+            state = state * 6364136223846793005ull + 1442695040888963407ull;
+            copy[(state >> 33) % copy.size()] ^= uint8_t(1u << ((state >> 20) % 8));
+        }
+        for (size_t index : { size_t(0), size_t(1), size_t(2) }) {
+            OtlpReadOptions o;
+            o.profileIndex = index;
+            auto r = readOtlp(copy, o);
+            if (r.ok())
+                (void)collapsed(*r, 0);
+        }
+    }
 }
 
 void TestOtlp::jsonErrors_data()
