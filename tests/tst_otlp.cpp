@@ -17,6 +17,7 @@
 #include "model/profileio.h"
 #include "model/sha256.h"
 #include "model/toptable.h"
+#include "symbolize/debuginfolocator.h"
 #include "symbolize/symbolizer.h"
 
 #include <QCryptographicHash>
@@ -211,6 +212,7 @@ private slots:
     void sha256();
     void htlhash();
     void cli();
+    void htlhashLocator();
     void symbolizeRealProgram();
 };
 
@@ -858,9 +860,59 @@ void TestOtlp::cli()
     QCOMPARE(r.exitCode, 2);
     QCOMPARE(r.err, (QStringLiteral("symflame: ") + file + QStringLiteral(": no profile 7: the file holds 3 profiles (0 to 2)\n")).toUtf8());
 
+    QTemporaryDir dir;
+    const QString png = dir.filePath(QStringLiteral("wall.png"));
+    r = runSymflame({ QStringLiteral("render"), file, QStringLiteral("--profile"), QStringLiteral("2"), QStringLiteral("-o"), png,
+        QStringLiteral("--color-by"), QStringLiteral("type") });
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    QVERIFY(QFileInfo(png).size() > 1000);
+    const QString sym = dir.filePath(QStringLiteral("count.pb"));
+    r = runSymflame({ QStringLiteral("symbolize"), file, QStringLiteral("--profile"), QStringLiteral("1"), QStringLiteral("-o"), sym,
+        QStringLiteral("--offline") });
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    auto written = loadPath(sym);
+    QVERIFY(written.ok());
+    QCOMPARE(written->str(written->sampleTypes[0].type), std::string_view("samples"));
+    QCOMPARE(written->totalValue(0), int64_t(4));
+
     r = runSymflame({ QStringLiteral("top"), file, QStringLiteral("--profile"), QStringLiteral("x") });
     QCOMPARE(r.exitCode, 64);
     QVERIFY(r.err.contains("--profile wants a profile number"));
+}
+
+// The locator with a mapping known only by htlhash: the recorded path is used only when its
+// hash matches; otherwise the search directories' files are found by hash.
+void TestOtlp::htlhashLocator()
+{
+    QFile lib(QString::fromUtf8(fixtures::cxxLibrary));
+    QVERIFY(lib.open(QIODevice::ReadOnly));
+    const std::string libHash = qtHtlHash(lib.readAll()).toStdString();
+    QFile bin(QString::fromUtf8(fixtures::cxxBinary));
+    QVERIFY(bin.open(QIODevice::ReadOnly));
+    const std::string binHash = qtHtlHash(bin.readAll()).toStdString();
+
+    symbolize::DebugInfoLocator plain;
+    // The recorded path holds another file: rejected, with both hashes named.
+    auto wrong = plain.locate(fixtures::cxxBinary, "", libHash);
+    QCOMPARE(int(wrong.status), int(symbolize::LocateStatus::BuildIdMismatch));
+    QCOMPARE(QString::fromStdString(wrong.summary()),
+        QStringLiteral("htlhash mismatch: %1 has htlhash %2, wanted htlhash %3")
+            .arg(QString::fromUtf8(fixtures::cxxBinary), QString::fromStdString(binHash), QString::fromStdString(libHash)));
+    auto right = plain.locate(fixtures::cxxBinary, "", binHash);
+    QCOMPARE(int(right.status), int(symbolize::LocateStatus::Found));
+    QVERIFY(!right.unverified);
+
+    symbolize::LocatorOptions options;
+    options.searchDirs.push_back(QFileInfo(QString::fromUtf8(fixtures::cxxLibrary)).absolutePath().toStdString());
+    symbolize::DebugInfoLocator indexed(options);
+    indexed.buildIndex();
+    auto byHash = indexed.locate("/nowhere/libsfwork.so", "", libHash);
+    QCOMPARE(int(byHash.status), int(symbolize::LocateStatus::Found));
+    QCOMPARE(QFileInfo(QString::fromStdString(byHash.binaryPath)).canonicalFilePath(),
+        QFileInfo(QString::fromUtf8(fixtures::cxxLibrary)).canonicalFilePath());
+    auto none = indexed.locate("/nowhere/x.so", "", std::string(32, '0'));
+    QCOMPARE(int(none.status), int(symbolize::LocateStatus::NotFound));
+    QVERIFY(QString::fromStdString(none.summary()).contains(QStringLiteral("no binary with htlhash 00000000000000000000000000000000")));
 }
 
 // The gperftools profile of cxxprog + libsfwork.so, turned into OTLP here the way the eBPF
