@@ -17,6 +17,7 @@
 #include "model/profileio.h"
 #include "model/sha256.h"
 #include "model/toptable.h"
+#include "symbolize/binarytriage.h"
 #include "symbolize/debuginfolocator.h"
 #include "symbolize/symbolizer.h"
 
@@ -910,6 +911,20 @@ void TestOtlp::htlhashLocator()
     QCOMPARE(int(byHash.status), int(symbolize::LocateStatus::Found));
     QCOMPARE(QFileInfo(QString::fromStdString(byHash.binaryPath)).canonicalFilePath(),
         QFileInfo(QString::fromUtf8(fixtures::cxxLibrary)).canonicalFilePath());
+    // The binaries triage keeps the htlhash: a binary known by it is "not found", not "no build ID".
+    auto scenario = loadPath(otlpFile("scenario-v1.10.pb"));
+    QVERIFY(scenario.ok());
+    auto report = symbolize::Symbolizer(symbolize::SymbolizeOptions {}).run(*scenario);
+    QVERIFY(report.ok());
+    bool sawLib = false;
+    for (const auto& row : symbolize::triageBinaries(*scenario, &*report, 0))
+        if (row.path == "/usr/lib/libx.so") {
+            sawLib = true;
+            QCOMPARE(row.htlHash, std::string("0123456789abcdef0123456789abcdef"));
+            QCOMPARE(int(row.state), int(symbolize::BinaryState::NotFound));
+        }
+    QVERIFY(sawLib);
+
     auto none = indexed.locate("/nowhere/x.so", "", std::string(32, '0'));
     QCOMPARE(int(none.status), int(symbolize::LocateStatus::NotFound));
     QVERIFY(QString::fromStdString(none.summary()).contains(QStringLiteral("no binary with htlhash 00000000000000000000000000000000")));
