@@ -463,10 +463,8 @@ Result<Profile> readOtlpJson(std::span<const uint8_t> data, const OtlpReadOption
     std::vector<uint8_t>().swap(inflated);
     if (pb->empty())
         return makeError(ErrorCode::InvalidInput, "OTLP JSON: no resourceProfiles and no dictionary");
-    auto profile = readOtlp(*pb, options, progress);
-    if (profile)
-        profile->formatVersion += " (JSON)";
-    return profile;
+    // The layout is 1.10.0's by construction (JSON names are the same in 1.8 to 1.10).
+    return readOtlp(*pb, options, progress);
 }
 
 } // namespace symflame::model

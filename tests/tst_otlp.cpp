@@ -369,6 +369,7 @@ void TestOtlp::json()
     QVERIFY2(r.ok(), r.ok() ? "" : r.error().toString().c_str());
     const Profile& p = *r;
     QCOMPARE(format, ProfileFormat::OtlpJson);
+    QCOMPARE(p.formatVersion, std::string("1.10.0"));
     QCOMPARE(p.profilesInFile.size(), size_t(1));
     QCOMPARE(p.profilesInFile[0].serviceName, std::string("cart"));
     QCOMPARE(p.profilesInFile[0].executableName, std::string("cartd"));
