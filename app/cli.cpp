@@ -131,7 +131,8 @@ std::optional<size_t> selectSampleType(
 namespace {
 
 // Loads the file, printing the error line when it fails.
-std::optional<Profile> load(const std::string& path, const LoadOptions& options, int* exitCode, ProfileFormat* format = nullptr)
+std::optional<Profile> load(
+    const std::string& path, const LoadOptions& options, int* exitCode, ProfileFormat* format = nullptr)
 {
     auto result = loadProfile(path, options, nullptr, format);
     if (!result) {
@@ -278,8 +279,7 @@ int runInfo(const std::string& path, const LoadOptions& options, bool json)
             << "\n      build ID " << (m.buildId.empty() ? std::string_view("(none)") : p.str(m.buildId));
         if (!m.htlHash.empty())
             out << ", htlhash " << p.str(m.htlHash);
-        out << ", ["
-            << hex(m.start) << ", " << hex(m.limit) << ") offset " << hex(m.offset) << ", symbolized "
+        out << ", [" << hex(m.start) << ", " << hex(m.limit) << ") offset " << hex(m.offset) << ", symbolized "
             << counts[i].symbolized << " of " << counts[i].locations << " locations\n";
     }
     return ExitOk;

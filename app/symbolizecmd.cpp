@@ -9,9 +9,9 @@
 #include "symbolize/symbolizer.h"
 
 #include <cstdio>
-#include <optional>
 #include <filesystem>
 #include <iterator>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>

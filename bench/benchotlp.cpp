@@ -99,8 +99,8 @@ int main(int argc, char** argv)
         }
         return bytes.size();
     };
-    std::printf("%zu samples, %zu sample types (OTLP profile %zu read: %s)\n", p.sampleCount(), p.sampleTypes.size(), type,
-        std::string(p.str(p.sampleTypes[type].type)).c_str());
+    std::printf("%zu samples, %zu sample types (OTLP profile %zu read: %s)\n", p.sampleCount(), p.sampleTypes.size(),
+        type, std::string(p.str(p.sampleTypes[type].type)).c_str());
     size_t sizes[4] = { write(files[0].path, pprofRaw, false), write(files[1].path, otlpRaw, false),
         write(files[2].path, pprofRaw, true), write(files[3].path, otlpRaw, true) };
     Timing t[4];

@@ -44,12 +44,12 @@ bool looksLikeOtlpProtobuf(std::span<const uint8_t> data);
 bool looksLikeOtlpJson(std::span<const uint8_t> data);
 
 /// Reads OTLP profiles protobuf (gzip-compressed or raw). Errors carry no path; callers add it.
-Result<Profile> readOtlp(std::span<const uint8_t> data, const OtlpReadOptions& options = {},
-                         Progress* progress = nullptr);
+Result<Profile> readOtlp(
+    std::span<const uint8_t> data, const OtlpReadOptions& options = {}, Progress* progress = nullptr);
 
 /// Reads OTLP JSON (the protobuf JSON mapping of ProfilesData). Errors carry no path.
-Result<Profile> readOtlpJson(std::span<const uint8_t> data, const OtlpReadOptions& options = {},
-                             Progress* progress = nullptr);
+Result<Profile> readOtlpJson(
+    std::span<const uint8_t> data, const OtlpReadOptions& options = {}, Progress* progress = nullptr);
 
 /// Converts OTLP JSON to the equivalent protobuf in the 1.10.0 layout (what readOtlpJson reads).
 Result<std::vector<uint8_t>> otlpJsonToProtobuf(std::span<const uint8_t> json);

@@ -25,7 +25,20 @@ using protowire::WireType;
 using json = nlohmann::json;
 
 // HexBytes: trace and span ids (hex only); IdBytes: profile_id (hex, or base64 as other bytes).
-enum class Kind : uint8_t { Int32, Int64, Uint64, Fixed64, Bool, Double, String, Bytes, HexBytes, IdBytes, Message, Enum };
+enum class Kind : uint8_t {
+    Int32,
+    Int64,
+    Uint64,
+    Fixed64,
+    Bool,
+    Double,
+    String,
+    Bytes,
+    HexBytes,
+    IdBytes,
+    Message,
+    Enum
+};
 
 struct MessageDesc;
 
@@ -68,15 +81,17 @@ struct Schema {
 
     Schema()
     {
-        anyValue.fields = { { "string_value", 1, Kind::String }, { "bool_value", 2, Kind::Bool },
-            { "int_value", 3, Kind::Int64 }, { "double_value", 4, Kind::Double },
-            { "array_value", 5, Kind::Message, false, &arrayValue }, { "kvlist_value", 6, Kind::Message, false, &keyValueList },
-            { "bytes_value", 7, Kind::Bytes }, { "string_value_strindex", 8, Kind::Int32 } };
+        anyValue.fields
+            = { { "string_value", 1, Kind::String }, { "bool_value", 2, Kind::Bool }, { "int_value", 3, Kind::Int64 },
+                  { "double_value", 4, Kind::Double }, { "array_value", 5, Kind::Message, false, &arrayValue },
+                  { "kvlist_value", 6, Kind::Message, false, &keyValueList }, { "bytes_value", 7, Kind::Bytes },
+                  { "string_value_strindex", 8, Kind::Int32 } };
         keyValue.fields = { { "key", 1, Kind::String }, { "value", 2, Kind::Message, false, &anyValue },
             { "key_strindex", 3, Kind::Int32 } };
         arrayValue.fields = { { "values", 1, Kind::Message, true, &anyValue } };
         keyValueList.fields = { { "values", 1, Kind::Message, true, &keyValue } };
-        resource.fields = { { "attributes", 1, Kind::Message, true, &keyValue }, { "dropped_attributes_count", 2, Kind::Int32 } };
+        resource.fields
+            = { { "attributes", 1, Kind::Message, true, &keyValue }, { "dropped_attributes_count", 2, Kind::Int32 } };
         scope.fields = { { "name", 1, Kind::String }, { "version", 2, Kind::String },
             { "attributes", 3, Kind::Message, true, &keyValue }, { "dropped_attributes_count", 4, Kind::Int32 } };
         valueType.fields = { { "type_strindex", 1, Kind::Int32 }, { "unit_strindex", 2, Kind::Int32 } };
@@ -98,7 +113,8 @@ struct Schema {
         mapping.fields = { { "memory_start", 1, Kind::Uint64 }, { "memory_limit", 2, Kind::Uint64 },
             { "file_offset", 3, Kind::Uint64 }, { "filename_strindex", 4, Kind::Int32 },
             { "attribute_indices", 5, Kind::Int32, true } };
-        line.fields = { { "function_index", 1, Kind::Int32 }, { "line", 2, Kind::Int64 }, { "column", 3, Kind::Int64 } };
+        line.fields
+            = { { "function_index", 1, Kind::Int32 }, { "line", 2, Kind::Int64 }, { "column", 3, Kind::Int64 } };
         location.fields = { { "mapping_index", 1, Kind::Int32 }, { "address", 2, Kind::Uint64 },
             { "lines", 3, Kind::Message, true, &line, "line" }, { "attribute_indices", 4, Kind::Int32, true } };
         function.fields = { { "name_strindex", 1, Kind::Int32 }, { "system_name_strindex", 2, Kind::Int32 },
@@ -108,9 +124,10 @@ struct Schema {
             { "unit_strindex", 3, Kind::Int32 } };
         stack.fields = { { "location_indices", 1, Kind::Int32, true } };
         dictionary.fields = { { "mapping_table", 1, Kind::Message, true, &mapping },
-            { "location_table", 2, Kind::Message, true, &location }, { "function_table", 3, Kind::Message, true, &function },
-            { "link_table", 4, Kind::Message, true, &link }, { "string_table", 5, Kind::String, true },
-            { "attribute_table", 6, Kind::Message, true, &keyValueAndUnit }, { "stack_table", 7, Kind::Message, true, &stack } };
+            { "location_table", 2, Kind::Message, true, &location },
+            { "function_table", 3, Kind::Message, true, &function }, { "link_table", 4, Kind::Message, true, &link },
+            { "string_table", 5, Kind::String, true }, { "attribute_table", 6, Kind::Message, true, &keyValueAndUnit },
+            { "stack_table", 7, Kind::Message, true, &stack } };
         profilesData.fields = { { "resource_profiles", 1, Kind::Message, true, &resourceProfiles },
             { "dictionary", 2, Kind::Message, false, &dictionary } };
     }
@@ -347,8 +364,9 @@ private:
             return true;
         if (f.kind != Kind::HexBytes && decodeBase64(s, out))
             return true;
-        return fail(path, f.kind == Kind::HexBytes ? "expected hex digits, got " + jsonKind(v)
-                                                   : "expected base64, got " + jsonKind(v));
+        return fail(path,
+            f.kind == Kind::HexBytes ? "expected hex digits, got " + jsonKind(v)
+                                     : "expected base64, got " + jsonKind(v));
     }
 
     bool single(const json& v, const FieldDesc& f, const std::string& path, int depth)

@@ -415,7 +415,8 @@ public:
         if (Status s = listProfiles(); !s)
             return s.error();
         if (m_profiles.empty())
-            return invalid("no profiles in the file (it holds " + counted(m_resourceCount, "resource", "resources") + ")");
+            return invalid(
+                "no profiles in the file (it holds " + counted(m_resourceCount, "resource", "resources") + ")");
         if (m_options.profileIndex >= m_profiles.size())
             return makeError(ErrorCode::NotFound,
                 "no profile " + std::to_string(m_options.profileIndex) + ": the file holds "
@@ -519,7 +520,8 @@ private:
 
     Status scanScope(std::span<const uint8_t> bytes, size_t r, size_t s, std::span<const uint8_t> resource)
     {
-        const std::string elementText = "resource_profiles[" + std::to_string(r) + "].scope_profiles[" + std::to_string(s) + "]";
+        const std::string elementText
+            = "resource_profiles[" + std::to_string(r) + "].scope_profiles[" + std::to_string(s) + "]";
         const Where element(elementText);
         Decoder d(bytes, m_origin);
         Field f;
@@ -678,9 +680,10 @@ private:
     Error badIndex(const Where& element, const char* field, uint64_t index, const char* table, size_t size) const
     {
         const bool negative = index > uint64_t(std::numeric_limits<int32_t>::max());
-        return invalid(element.str() + ": " + field + " " + std::to_string(static_cast<int64_t>(static_cast<int32_t>(index)))
-            + (negative ? " is negative" : " out of range") + " (" + table + " has "
-            + counted(size, "entry", "entries") + ")");
+        return invalid(element.str() + ": " + field + " "
+            + std::to_string(static_cast<int64_t>(static_cast<int32_t>(index)))
+            + (negative ? " is negative" : " out of range") + " (" + table + " has " + counted(size, "entry", "entries")
+            + ")");
     }
 
     Status resolveString(uint64_t index, StringId& out, const Where& element, const char* field)
@@ -906,7 +909,8 @@ private:
                 case 2:
                 case 3:
                 case 4: {
-                    static const char* names[] = { "", "memory_start", "memory_limit", "file_offset", "filename_strindex" };
+                    static const char* names[]
+                        = { "", "memory_start", "memory_limit", "file_offset", "filename_strindex" };
                     if (f.type != WireType::Varint)
                         return wrongType(entry, f, names[f.number], WireType::Varint);
                     if (f.number == 1)
@@ -920,26 +924,27 @@ private:
                     break;
                 }
                 case 5:
-                    if (Status s = forAttributes(f, entry, [&](const Label& a) {
-                            const std::string_view key = m_profile.str(a.key);
-                            if (key == "process.executable.build_id.gnu")
-                                gnu = a.str;
-                            else if (key == "process.executable.build_id.go")
-                                go = a.str;
-                            else if (key == "process.executable.build_id.htlhash")
-                                htl = a.str;
-                            else if (key.starts_with("pprof.mapping.has_")) {
-                                const bool on = m_profile.str(a.str) == "true" || a.num != 0;
-                                const std::string_view flag = key.substr(18);
-                                const uint8_t bit = flag == "functions" ? Mapping::HasFunctions
-                                    : flag == "filenames"               ? Mapping::HasFilenames
-                                    : flag == "line_numbers"            ? Mapping::HasLineNumbers
-                                    : flag == "inline_frames"           ? Mapping::HasInlineFrames
-                                                                        : 0;
-                                if (on)
-                                    m.flags |= bit;
-                            }
-                        });
+                    if (Status s = forAttributes(f, entry,
+                            [&](const Label& a) {
+                                const std::string_view key = m_profile.str(a.key);
+                                if (key == "process.executable.build_id.gnu")
+                                    gnu = a.str;
+                                else if (key == "process.executable.build_id.go")
+                                    go = a.str;
+                                else if (key == "process.executable.build_id.htlhash")
+                                    htl = a.str;
+                                else if (key.starts_with("pprof.mapping.has_")) {
+                                    const bool on = m_profile.str(a.str) == "true" || a.num != 0;
+                                    const std::string_view flag = key.substr(18);
+                                    const uint8_t bit = flag == "functions" ? Mapping::HasFunctions
+                                        : flag == "filenames"               ? Mapping::HasFilenames
+                                        : flag == "line_numbers"            ? Mapping::HasLineNumbers
+                                        : flag == "inline_frames"           ? Mapping::HasInlineFrames
+                                                                            : 0;
+                                    if (on)
+                                        m.flags |= bit;
+                                }
+                            });
                         !s)
                         return s;
                     break;
@@ -990,7 +995,8 @@ private:
             while (d.next(f)) {
                 if (f.number < 1 || f.number > 4)
                     continue;
-                static const char* names[] = { "", "name_strindex", "system_name_strindex", "filename_strindex", "start_line" };
+                static const char* names[]
+                    = { "", "name_strindex", "system_name_strindex", "filename_strindex", "start_line" };
                 if (f.type != WireType::Varint)
                     return wrongType(entry, f, names[f.number], WireType::Varint);
                 StringId* target = f.number == 1 ? &fn.name : f.number == 2 ? &fn.systemName : &fn.file;
@@ -1047,7 +1053,10 @@ private:
                     if (lf.number < 1 || lf.number > 3)
                         continue;
                     if (lf.type != WireType::Varint)
-                        return wrongType(lineElement, lf, lf.number == 1 ? "function_index" : lf.number == 2 ? "line" : "column",
+                        return wrongType(lineElement, lf,
+                            lf.number == 1       ? "function_index"
+                                : lf.number == 2 ? "line"
+                                                 : "column",
                             WireType::Varint);
                     if (lf.number == 1) {
                         if (Status s = functionAt(lf.value, lineElement, line.function); !s)
@@ -1062,10 +1071,11 @@ private:
                     return malformed(lineElement, f.bytes, ld);
                 m_lineScratch.push_back(line);
             } else if (f.number == m_layout.lAttributes) {
-                if (Status s = forAttributes(f, entry, [&](const Label& a) {
-                        if (m_profile.str(a.key) == "profile.frame.type")
-                            loc.kind = frameKindOf(m_profile.str(a.str));
-                    });
+                if (Status s = forAttributes(f, entry,
+                        [&](const Label& a) {
+                            if (m_profile.str(a.key) == "profile.frame.type")
+                                loc.kind = frameKindOf(m_profile.str(a.str));
+                        });
                     !s)
                     return s;
             } else if (f.number == m_layout.lFolded && f.type == WireType::Varint) {
@@ -1092,8 +1102,8 @@ private:
         // before are looked up inline; only new ones (or bad indices) take the full path.
         Status st;
         const auto one = [&](uint64_t index) {
-            if (index < m_locationRow.size() && m_locationRow[index] != kUnset
-                && (index != 0 || !m_layout.zeroIsUnset)) [[likely]] {
+            if (index < m_locationRow.size() && m_locationRow[index] != kUnset && (index != 0 || !m_layout.zeroIsUnset))
+                [[likely]] {
                 m_stack.push_back(LocationId(m_locationRow[index]));
                 return true;
             }
@@ -1252,7 +1262,8 @@ private:
     // than interning a few strings.
     Status resourceAttributes(const ProfileRef& p, std::vector<Label>& out)
     {
-        for (auto [bytes, field, what] : { std::tuple { p.resourceBytes, 1u, "resource" }, { p.scopeBytes, 3u, "scope" } }) {
+        for (auto [bytes, field, what] :
+            { std::tuple { p.resourceBytes, 1u, "resource" }, { p.scopeBytes, 3u, "scope" } }) {
             const std::string elementText
                 = "resource_profiles[" + std::to_string(p.resource) + "]." + (field == 1 ? "resource" : "scope");
             const Where element(elementText);
@@ -1287,7 +1298,7 @@ private:
         for (size_t i = 0; i < m_profiles.size(); ++i) {
             const ProfileRef& p = m_profiles[i];
             const std::string elementText = profileElement(p, i);
-        const Where element(elementText);
+            const Where element(elementText);
             ProfileChoice c;
             std::vector<Label> attrs;
             if (Status s = resourceAttributes(p, attrs); !s)
@@ -1429,13 +1440,21 @@ private:
                 if (n == L.sStack || n == L.sLocStart || n == L.sLocLength || n == L.sLink) {
                     if (sf.type != WireType::Varint)
                         return wrongType(Where::sampleOf(profileElement, index), sf,
-                            n == L.sStack ? "stack_index" : n == L.sLink ? "link_index" : n == L.sLocStart ? "locations_start_index" : "locations_length",
+                            n == L.sStack          ? "stack_index"
+                                : n == L.sLink     ? "link_index"
+                                : n == L.sLocStart ? "locations_start_index"
+                                                   : "locations_length",
                             WireType::Varint);
-                    (n == L.sStack ? stackIndex : n == L.sLink ? linkIndex : n == L.sLocStart ? locStart : locLength) = sf.value;
+                    (n == L.sStack             ? stackIndex
+                            : n == L.sLink     ? linkIndex
+                            : n == L.sLocStart ? locStart
+                                               : locLength)
+                        = sf.value;
                 } else if (n == L.sValues) {
                     if (protowire::forEachVarint(sf, [&](uint64_t v) { values.push_back(static_cast<int64_t>(v)); })
                         != DecodeError::None)
-                        return invalid(Where::sampleOf(profileElement, index).str() + ": values: packed varints end early");
+                        return invalid(
+                            Where::sampleOf(profileElement, index).str() + ": values: packed varints end early");
                 } else if (n == L.sAttributes) {
                     sawAttributes = true;
                     attributeField = sf;
@@ -1455,9 +1474,11 @@ private:
                             return invalid(Where::sampleOf(profileElement, index).str()
                                 + ": timestamps_unix_nano is not packed fixed64 values");
                         }
-                    } else if (protowire::forEachVarint(sf, [&](uint64_t v) { timestamps.push_back(static_cast<int64_t>(v)); })
+                    } else if (protowire::forEachVarint(
+                                   sf, [&](uint64_t v) { timestamps.push_back(static_cast<int64_t>(v)); })
                         != DecodeError::None) {
-                        return invalid(Where::sampleOf(profileElement, index).str() + ": timestamps_unix_nano: packed varints end early");
+                        return invalid(Where::sampleOf(profileElement, index).str()
+                            + ": timestamps_unix_nano: packed varints end early");
                     }
                 }
             }
@@ -1488,7 +1509,8 @@ private:
             // Values and timestamps into model samples.
             if (nTypes == 1) {
                 if (values.empty() && timestamps.empty())
-                    return invalid(Where::sampleOf(profileElement, index).str() + ": it has neither values nor timestamps");
+                    return invalid(
+                        Where::sampleOf(profileElement, index).str() + ": it has neither values nor timestamps");
                 if (!values.empty() && !timestamps.empty() && values.size() != timestamps.size())
                     return invalid(Where::sampleOf(profileElement, index).str() + ": it has "
                         + counted(values.size(), "value", "values") + " but "
@@ -1555,7 +1577,8 @@ private:
         return Status::success();
     }
 
-    void addSample(StackId stack, const int64_t* values, int64_t timestamp, uint32_t link, const std::vector<Label>& labels)
+    void addSample(
+        StackId stack, const int64_t* values, int64_t timestamp, uint32_t link, const std::vector<Label>& labels)
     {
         Profile& p = m_profile;
         const size_t index = p.sampleCount();

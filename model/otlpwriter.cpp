@@ -200,10 +200,11 @@ std::vector<uint8_t> encodeOtlp(const Profile& p)
     const uint64_t kGnu = s("process.executable.build_id.gnu");
     const uint64_t kGo = s("process.executable.build_id.go");
     const uint64_t kHtl = s("process.executable.build_id.htlhash");
-    static constexpr std::pair<uint8_t, const char*> kFlags[] = { { Mapping::HasFunctions, "pprof.mapping.has_functions" },
-        { Mapping::HasFilenames, "pprof.mapping.has_filenames" },
-        { Mapping::HasLineNumbers, "pprof.mapping.has_line_numbers" },
-        { Mapping::HasInlineFrames, "pprof.mapping.has_inline_frames" } };
+    static constexpr std::pair<uint8_t, const char*> kFlags[]
+        = { { Mapping::HasFunctions, "pprof.mapping.has_functions" },
+              { Mapping::HasFilenames, "pprof.mapping.has_filenames" },
+              { Mapping::HasLineNumbers, "pprof.mapping.has_line_numbers" },
+              { Mapping::HasInlineFrames, "pprof.mapping.has_inline_frames" } };
     std::vector<uint32_t> mappingAttrs;
     for (const Mapping& m : p.mappings) {
         mappingAttrs.clear();

@@ -120,7 +120,8 @@ ProfileFormat detectFormat(std::span<const uint8_t> decompressed)
     return ProfileFormat::Unknown;
 }
 
-Result<Profile> loadProfile(const std::string& path, const LoadOptions& options, Progress* progress, ProfileFormat* format)
+Result<Profile> loadProfile(
+    const std::string& path, const LoadOptions& options, Progress* progress, ProfileFormat* format)
 {
     if (progress)
         progress->setStage("reading file");

@@ -25,14 +25,40 @@
 namespace {
 
 // --- the scenario, format-free
-const std::vector<std::string> kStrings = { "", "cpu", "nanoseconds", "main", "work", "leaf", "/src/app.c", "/usr/bin/app",
-    "thread.name", "worker-1", "worker-2", "process.executable.build_id.gnu", "abcdef0123456789abcdef0123456789abcdef01",
-    "profile.frame.type", "native", "kernel", "do_syscall_64", "cpython", "handler", "/src/h.py", "[kernel.kallsyms]",
-    "process.executable.build_id.htlhash", "0123456789abcdef0123456789abcdef", "/usr/lib/libx.so", "samples", "count",
-    "wall", "service.name", "process.executable.name" };
-enum S { Cpu = 1, Ns = 2, Main = 3, Work = 4, Leaf = 5, AppC = 6, AppBin = 7, ThreadName = 8, Worker1 = 9, Worker2 = 10,
-    GnuKey = 11, GnuId = 12, FrameType = 13, Native = 14, Kernel = 15, Syscall = 16, CPython = 17, Handler = 18, HPy = 19,
-    Kallsyms = 20, HtlKey = 21, HtlId = 22, LibX = 23, Samples = 24, Count = 25, Wall = 26 };
+const std::vector<std::string> kStrings
+    = { "", "cpu", "nanoseconds", "main", "work", "leaf", "/src/app.c", "/usr/bin/app", "thread.name", "worker-1",
+          "worker-2", "process.executable.build_id.gnu", "abcdef0123456789abcdef0123456789abcdef01",
+          "profile.frame.type", "native", "kernel", "do_syscall_64", "cpython", "handler", "/src/h.py",
+          "[kernel.kallsyms]", "process.executable.build_id.htlhash", "0123456789abcdef0123456789abcdef",
+          "/usr/lib/libx.so", "samples", "count", "wall", "service.name", "process.executable.name" };
+enum S {
+    Cpu = 1,
+    Ns = 2,
+    Main = 3,
+    Work = 4,
+    Leaf = 5,
+    AppC = 6,
+    AppBin = 7,
+    ThreadName = 8,
+    Worker1 = 9,
+    Worker2 = 10,
+    GnuKey = 11,
+    GnuId = 12,
+    FrameType = 13,
+    Native = 14,
+    Kernel = 15,
+    Syscall = 16,
+    CPython = 17,
+    Handler = 18,
+    HPy = 19,
+    Kallsyms = 20,
+    HtlKey = 21,
+    HtlId = 22,
+    LibX = 23,
+    Samples = 24,
+    Count = 25,
+    Wall = 26
+};
 
 struct Attr {
     int key;
@@ -48,7 +74,8 @@ struct MappingDef {
     std::vector<int> attrs;
 };
 const std::vector<MappingDef> kMappings = { { 0, 0, 0, 0, {} }, { 0x400000, 0x500000, 0, AppBin, { 3 } },
-    { 0x7f0000000000, 0x7f0000100000, 0x1000, LibX, { 7 } }, { 0xffffffff80000000, 0xffffffffa0000000, 0, Kallsyms, {} } };
+    { 0x7f0000000000, 0x7f0000100000, 0x1000, LibX, { 7 } },
+    { 0xffffffff80000000, 0xffffffffa0000000, 0, Kallsyms, {} } };
 
 struct FunctionDef {
     int name, file;
@@ -67,9 +94,9 @@ struct LocationDef {
     std::vector<LineDef> lines;
     std::vector<int> attrs;
 };
-const std::vector<LocationDef> kLocations = { { 0, 0, {}, {} }, { 1, 0x1100, { { 1, 12 } }, { 4 } },
-    { 1, 0x1200, { { 3, 30 }, { 2, 21 } }, { 4 } }, { 2, 0x2345, {}, { 4 } },
-    { 3, 0xffffffff81000000, { { 4, 0 } }, { 5 } }, { 0, 0, { { 5, 7 } }, { 6 } } };
+const std::vector<LocationDef> kLocations
+    = { { 0, 0, {}, {} }, { 1, 0x1100, { { 1, 12 } }, { 4 } }, { 1, 0x1200, { { 3, 30 }, { 2, 21 } }, { 4 } },
+          { 2, 0x2345, {}, { 4 } }, { 3, 0xffffffff81000000, { { 4, 0 } }, { 5 } }, { 0, 0, { { 5, 7 } }, { 6 } } };
 
 // stack_table; entry 0 is empty. Leaf first.
 const std::vector<std::vector<int>> kStacks = { {}, { 2, 1 }, { 3, 2, 1 }, { 4, 3, 1 }, { 5, 1 } };
@@ -189,7 +216,8 @@ template <typename Data, typename Profile> void fillProfile(Profile* p, const Pr
     }
 }
 
-template <typename Data> void addResource(Data& data, const char* service, const char* exe, const std::vector<const ProfileDef*>& scopes)
+template <typename Data>
+void addResource(Data& data, const char* service, const char* exe, const std::vector<const ProfileDef*>& scopes)
 {
     auto* rp = data.add_resource_profiles();
     auto* kv = rp->mutable_resource()->add_attributes();

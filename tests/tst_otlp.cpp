@@ -70,7 +70,8 @@ QStringList topTable(const Profile& p, size_t type)
     const SymbolTable symbols = SymbolTable::build(p);
     QStringList rows;
     for (const TopEntry& e : topFunctions(p, symbols, type))
-        rows << QStringLiteral("%1 %2 %3").arg(QString::fromStdString(std::string(symbols.displayName(e.symbol))))
+        rows << QStringLiteral("%1 %2 %3")
+                    .arg(QString::fromStdString(std::string(symbols.displayName(e.symbol))))
                     .arg(e.flat)
                     .arg(e.cum);
     rows.sort();
@@ -353,8 +354,8 @@ void TestOtlp::profileChoice()
     auto r = loadPath(otlpFile("scenario-v1.10.pb"), 3);
     QVERIFY(!r.ok());
     QCOMPARE(r.error().code, ErrorCode::NotFound);
-    QCOMPARE(QString::fromStdString(r.error().message),
-        QStringLiteral("no profile 3: the file holds 3 profiles (0 to 2)"));
+    QCOMPARE(
+        QString::fromStdString(r.error().message), QStringLiteral("no profile 3: the file holds 3 profiles (0 to 2)"));
     QVERIFY(r.error().path.ends_with("scenario-v1.10.pb"));
     QCOMPARE(QString::fromStdString(ProfileChoice { "checkout", "app", "cpu (nanoseconds)", 5 }.describe(0)),
         QStringLiteral("#0  checkout  app  cpu (nanoseconds)  5 samples"));
@@ -499,7 +500,9 @@ void TestOtlp::jsonErrors_data()
 {
     QTest::addColumn<QByteArray>("text");
     QTest::addColumn<QString>("error");
-    QTest::addRow("not json") << QByteArray("{\"resourceProfiles\": [") << "invalid JSON: parse error at line 1, column 23: syntax error while parsing value - unexpected end of input; expected '[', '{', or a literal";
+    QTest::addRow("not json") << QByteArray("{\"resourceProfiles\": [")
+                              << "invalid JSON: parse error at line 1, column 23: syntax error while parsing value - "
+                                 "unexpected end of input; expected '[', '{', or a literal";
     QTest::addRow("value not a number")
         << QByteArray(R"({"resourceProfiles":[{"scopeProfiles":[{"profiles":[{"samples":[{"values":["x"]}]}]}]}]})")
         << R"(OTLP JSON: resourceProfiles[0].scopeProfiles[0].profiles[0].samples[0].values[0]: expected an integer, got the string "x")";
@@ -509,9 +512,10 @@ void TestOtlp::jsonErrors_data()
     QTest::addRow("bad trace id")
         << QByteArray(R"({"dictionary":{"stringTable":[""],"linkTable":[{},{"traceId":"zz"}]},"resourceProfiles":[]})")
         << R"(OTLP JSON: dictionary.linkTable[1].traceId: expected hex digits, got the string "zz")";
-    QTest::addRow("int32 out of range")
-        << QByteArray(R"({"dictionary":{"stringTable":[""],"stackTable":[{"locationIndices":[4294967296]}]},"resourceProfiles":[]})")
-        << "OTLP JSON: dictionary.stackTable[0].locationIndices[0]: integer 4294967296 out of the int32 range";
+    QTest::addRow("int32 out of range") << QByteArray(
+        R"({"dictionary":{"stringTable":[""],"stackTable":[{"locationIndices":[4294967296]}]},"resourceProfiles":[]})")
+                                        << "OTLP JSON: dictionary.stackTable[0].locationIndices[0]: integer 4294967296 "
+                                           "out of the int32 range";
 }
 
 void TestOtlp::jsonErrors()
@@ -545,12 +549,14 @@ void TestOtlp::badInput_data()
     {
         auto d = smallProfile();
         d.mutable_dictionary()->mutable_stack_table(1)->set_location_indices(0, 7);
-        add("location index out of range", d, "stack_table[1]: location index 7 out of range (location_table has 3 entries)");
+        add("location index out of range", d,
+            "stack_table[1]: location index 7 out of range (location_table has 3 entries)");
     }
     {
         auto d = smallProfile();
         d.mutable_dictionary()->mutable_stack_table(1)->set_location_indices(0, 0);
-        add("location index 0 in a stack", d, "stack_table[1]: location index 0 (the unset entry of location_table) in a stack");
+        add("location index 0 in a stack", d,
+            "stack_table[1]: location index 0 (the unset entry of location_table) in a stack");
     }
     {
         auto d = smallProfile();
@@ -561,7 +567,8 @@ void TestOtlp::badInput_data()
     {
         auto d = smallProfile();
         d.mutable_dictionary()->mutable_location_table(1)->set_mapping_index(4);
-        add("mapping index out of range", d, "location_table[1]: mapping_index 4 out of range (mapping_table has 2 entries)");
+        add("mapping index out of range", d,
+            "location_table[1]: mapping_index 4 out of range (mapping_table has 2 entries)");
     }
     {
         auto d = smallProfile();
@@ -627,7 +634,8 @@ void TestOtlp::badInput_data()
         // Truncated: the profile runs past the end.
         const std::string s = smallProfile().SerializeAsString();
         QTest::addRow("truncated") << QByteArray(s.data(), qsizetype(s.size() - 3))
-                                   << QStringLiteral("truncated protobuf: length-delimited field runs past the end at byte 19");
+                                   << QStringLiteral(
+                                          "truncated protobuf: length-delimited field runs past the end at byte 19");
     }
 }
 
@@ -860,17 +868,19 @@ void TestOtlp::cli()
 
     r = runSymflame({ QStringLiteral("top"), file, QStringLiteral("--profile"), QStringLiteral("7") });
     QCOMPARE(r.exitCode, 2);
-    QCOMPARE(r.err, (QStringLiteral("symflame: ") + file + QStringLiteral(": no profile 7: the file holds 3 profiles (0 to 2)\n")).toUtf8());
+    QCOMPARE(r.err,
+        (QStringLiteral("symflame: ") + file + QStringLiteral(": no profile 7: the file holds 3 profiles (0 to 2)\n"))
+            .toUtf8());
 
     QTemporaryDir dir;
     const QString png = dir.filePath(QStringLiteral("wall.png"));
-    r = runSymflame({ QStringLiteral("render"), file, QStringLiteral("--profile"), QStringLiteral("2"), QStringLiteral("-o"), png,
-        QStringLiteral("--color-by"), QStringLiteral("type") });
+    r = runSymflame({ QStringLiteral("render"), file, QStringLiteral("--profile"), QStringLiteral("2"),
+        QStringLiteral("-o"), png, QStringLiteral("--color-by"), QStringLiteral("type") });
     QVERIFY2(r.exitCode == 0, r.err.constData());
     QVERIFY(QFileInfo(png).size() > 1000);
     const QString sym = dir.filePath(QStringLiteral("count.pb"));
-    r = runSymflame({ QStringLiteral("symbolize"), file, QStringLiteral("--profile"), QStringLiteral("1"), QStringLiteral("-o"), sym,
-        QStringLiteral("--offline") });
+    r = runSymflame({ QStringLiteral("symbolize"), file, QStringLiteral("--profile"), QStringLiteral("1"),
+        QStringLiteral("-o"), sym, QStringLiteral("--offline") });
     QVERIFY2(r.exitCode == 0, r.err.constData());
     auto written = loadPath(sym);
     QVERIFY(written.ok());
@@ -899,7 +909,8 @@ void TestOtlp::htlhashLocator()
     QCOMPARE(int(wrong.status), int(symbolize::LocateStatus::BuildIdMismatch));
     QCOMPARE(QString::fromStdString(wrong.summary()),
         QStringLiteral("htlhash mismatch: %1 has htlhash %2, wanted htlhash %3")
-            .arg(QString::fromUtf8(fixtures::cxxBinary), QString::fromStdString(binHash), QString::fromStdString(libHash)));
+            .arg(QString::fromUtf8(fixtures::cxxBinary), QString::fromStdString(binHash),
+                QString::fromStdString(libHash)));
     auto right = plain.locate(fixtures::cxxBinary, "", binHash);
     QCOMPARE(int(right.status), int(symbolize::LocateStatus::Found));
     QVERIFY(!right.unverified);
@@ -928,7 +939,8 @@ void TestOtlp::htlhashLocator()
 
     auto none = indexed.locate("/nowhere/x.so", "", std::string(32, '0'));
     QCOMPARE(int(none.status), int(symbolize::LocateStatus::NotFound));
-    QVERIFY(QString::fromStdString(none.summary()).contains(QStringLiteral("no binary with htlhash 00000000000000000000000000000000")));
+    QVERIFY(QString::fromStdString(none.summary())
+                .contains(QStringLiteral("no binary with htlhash 00000000000000000000000000000000")));
 }
 
 // The gperftools profile of cxxprog + libsfwork.so, turned into OTLP here the way the eBPF
@@ -1002,7 +1014,8 @@ void TestOtlp::symbolizeRealProgram()
             const std::string file = src.string_table(int(m->filename()));
             ol->set_mapping_index(mappingIndex.at(l.mapping_id()));
             if (file == fixtures::cxxLibrary || file == fixtures::cxxBinary) {
-                const auto a = elfAddress(QString::fromStdString(file), m->memory_start(), m->file_offset(), l.address());
+                const auto a
+                    = elfAddress(QString::fromStdString(file), m->memory_start(), m->file_offset(), l.address());
                 QVERIFY2(a.has_value(), file.c_str());
                 ol->set_address(*a);
                 ++converted;
@@ -1075,7 +1088,8 @@ void TestOtlp::symbolizeRealProgram()
             if (!file.ends_with("cxxprog") && !file.ends_with("libsfwork.so"))
                 continue;
             for (const Line& line : p.linesOf(loc))
-                names << QString::fromStdString(line.function.valid() ? std::string(p.str(p.functions[line.function.index()].name)) : "?");
+                names << QString::fromStdString(
+                    line.function.valid() ? std::string(p.str(p.functions[line.function.index()].name)) : "?");
         }
         (void)t;
         return names;
