@@ -24,6 +24,9 @@
 #include <QCryptographicHash>
 #include <QDir>
 #include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QObject>
 #include <QProcess>
 #include <QTemporaryDir>
@@ -861,6 +864,19 @@ void TestOtlp::cli()
     QVERIFY(r.out.contains("  #1  checkout  app  samples (count)  2 samples\n"));
     QVERIFY(r.out.contains("  #2  inventory  inv  wall (nanoseconds)  1 sample\n"));
     QVERIFY(r.out.contains("htlhash 0123456789abcdef0123456789abcdef"));
+
+    r = runSymflame(
+        { QStringLiteral("info"), QStringLiteral("--json"), file, QStringLiteral("--profile"), QStringLiteral("1") });
+    QCOMPARE(r.exitCode, 0);
+    const QJsonObject info = QJsonDocument::fromJson(r.out).object();
+    QCOMPARE(info.value(QLatin1String("format")).toString(), QStringLiteral("otlp"));
+    QCOMPARE(info.value(QLatin1String("format_version")).toString(), QStringLiteral("1.10.0"));
+    QCOMPARE(info.value(QLatin1String("profile")).toInt(), 1);
+    const QJsonArray profiles = info.value(QLatin1String("profiles")).toArray();
+    QCOMPARE(profiles.size(), 3);
+    QCOMPARE(profiles[2].toObject().value(QLatin1String("service_name")).toString(), QStringLiteral("inventory"));
+    QCOMPARE(profiles[1].toObject().value(QLatin1String("sample_type")).toString(), QStringLiteral("samples (count)"));
+    QCOMPARE(info.value(QLatin1String("samples")).toInt(), 4);
 
     r = runSymflame({ QStringLiteral("collapse"), file, QStringLiteral("--profile"), QStringLiteral("2") });
     QCOMPARE(r.exitCode, 0);
