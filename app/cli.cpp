@@ -21,20 +21,21 @@ using namespace symflame::model;
 const char* usageText()
 {
     return "Usage: symflame [FILE]\n"
-           "       symflame info FILE [--json]\n"
-           "       symflame top FILE [-n N] [--sample-type T] [--json]\n"
-           "       symflame collapse FILE [--sample-type T]\n"
-           "       symflame symbolize IN -o OUT [--debug-dir D]... [--search-path D]...\n"
-           "                [--path-map FROM=TO]... [--source-map-dir D]... [--json-report]\n"
-           "                [--debuginfod URL]... [--offline]\n"
+           "       symflame info FILE [--profile N] [--json]\n"
+           "       symflame top FILE [-n N] [--sample-type T] [--profile N] [--json]\n"
+           "       symflame collapse FILE [--sample-type T] [--profile N]\n"
+           "       symflame symbolize IN -o OUT [--format otlp|pprof] [--profile N] [--debug-dir D]...\n"
+           "                [--search-path D]... [--path-map FROM=TO]... [--source-map-dir D]...\n"
+           "                [--json-report] [--debuginfod URL]... [--offline]\n"
            "       symflame lookup --obj BIN [--output-style=LLVM|JSON] [--debug-dir D]... [ADDR...]\n"
            "       symflame debuginfo fetch BUILDID [--kind debuginfo|executable] [--debuginfod URL]...\n"
            "       symflame debuginfo check BIN... [--debug-dir D]... [--search-path D]... [--json]\n"
-           "       symflame render FILE -o OUT.png [--width W] [--height H] [--sample-type T]\n"
+           "       symflame render FILE -o OUT.png [--width W] [--height H] [--sample-type T] [--profile N]\n"
            "       symflame --help | --version\n"
            "\n"
            "With no command, opens the viewer (on FILE when given). FILE is a pprof profile,\n"
-           "gzip-compressed or not, or a V8 .cpuprofile (node --cpu-prof).\n"
+           "OpenTelemetry profiles (OTLP protobuf, an export request body, or OTLP JSON) or a\n"
+           "V8 .cpuprofile (node --cpu-prof), gzip-compressed or not.\n"
            "\n"
            "Commands:\n"
            "  info      sample types, sample count, time, mappings and how many of their\n"
@@ -56,6 +57,9 @@ const char* usageText()
            "\n"
            "Options:\n"
            "  --json             machine-readable output (info, top)\n"
+           "  --profile N        files of several profiles (OTLP): which one, from 0 (info lists\n"
+           "                     them; default 0)\n"
+           "  --format F         symbolize: write otlp or pprof (default: the input's format)\n"
            "  -n N               how many functions top lists (default 20, 0 = all)\n"
            "  --sample-type T    a sample type name (\"cpu\", \"samples\", \"alloc_space\") or its\n"
            "                     index; default: the profile's default sample type\n"
@@ -91,6 +95,20 @@ bool isHeadlessCommand(std::string_view name)
     return name == "info" || name == "top" || name == "collapse";
 }
 
+bool parseProfileOption(const ParsedArgs& args, size_t* index, std::string* error)
+{
+    const auto value = args.value("profile");
+    if (!value)
+        return true;
+    const auto n = parseCount(*value);
+    if (!n) {
+        *error = "--profile wants a profile number (0, 1, ...; `symflame info FILE` lists them), not '" + *value + "'";
+        return false;
+    }
+    *index = static_cast<size_t>(*n);
+    return true;
+}
+
 std::optional<size_t> selectSampleType(
     const Profile& profile, const std::optional<std::string>& requested, const std::string& path, int* exitCode)
 {
@@ -117,11 +135,10 @@ std::optional<size_t> selectSampleType(
 namespace {
 
 // Loads the file, printing the error line when it fails.
-std::optional<Profile> load(const std::string& path, int* exitCode, ProfileFormat* format = nullptr)
+std::optional<Profile> load(
+    const std::string& path, const LoadOptions& options, int* exitCode, ProfileFormat* format = nullptr)
 {
-    LoadOptions options;
-    options.detectedFormat = format;
-    auto result = loadProfile(path, options);
+    auto result = loadProfile(path, options, nullptr, format);
     if (!result) {
         const Error& e = result.error();
         *exitCode = inputError(e.path.empty() ? path : e.path, e.message);
@@ -153,11 +170,11 @@ struct MappingCounts {
     uint64_t symbolized = 0;
 };
 
-int runInfo(const std::string& path, bool json)
+int runInfo(const std::string& path, const LoadOptions& options, bool json)
 {
     int rc = ExitOk;
-    ProfileFormat format = ProfileFormat::Pprof;
-    const auto profile = load(path, &rc, &format);
+    ProfileFormat format = ProfileFormat::Unknown;
+    const auto profile = load(path, options, &rc, &format);
     if (!profile)
         return rc;
     const Profile& p = *profile;
@@ -178,7 +195,20 @@ int runInfo(const std::string& path, bool json)
     if (json) {
         out << "{\"file\":";
         out.jsonString(path);
-        out << ",\"format\":\"" << profileFormatName(format) << "\",\"sample_types\":[";
+        out << ",\"format\":\"" << profileFormatName(format) << "\",\"format_version\":";
+        out.jsonString(p.formatVersion);
+        out << ",\"profile\":" << uint64_t(p.profileIndex) << ",\"profiles\":[";
+        for (size_t i = 0; i < p.profilesInFile.size(); ++i) {
+            const ProfileChoice& c = p.profilesInFile[i];
+            out << (i ? ",{\"service_name\":" : "{\"service_name\":");
+            out.jsonString(c.serviceName);
+            out << ",\"executable_name\":";
+            out.jsonString(c.executableName);
+            out << ",\"sample_type\":";
+            out.jsonString(c.sampleType);
+            out << ",\"samples\":" << c.samples << '}';
+        }
+        out << "],\"sample_types\":[";
         for (size_t i = 0; i < p.sampleTypes.size(); ++i) {
             out << (i ? ",{\"type\":" : "{\"type\":");
             out.jsonString(p.str(p.sampleTypes[i].type));
@@ -204,6 +234,8 @@ int runInfo(const std::string& path, bool json)
             out.jsonString(p.str(m.file));
             out << ",\"build_id\":";
             out.jsonString(p.str(m.buildId));
+            out << ",\"htlhash\":";
+            out.jsonString(p.str(m.htlHash));
             out << ",\"start\":" << m.start << ",\"limit\":" << m.limit << ",\"offset\":" << m.offset
                 << ",\"locations\":" << counts[i].locations << ",\"symbolized\":" << counts[i].symbolized << '}';
         }
@@ -211,7 +243,20 @@ int runInfo(const std::string& path, bool json)
         return ExitOk;
     }
 
-    out << "File:          " << path << "\nFormat:        " << profileFormatName(format) << "\nSample types:  ";
+    out << "File:          " << path << "\nFormat:        " << profileFormatName(format);
+    if (!p.formatVersion.empty())
+        out << ' ' << p.formatVersion;
+    out << '\n';
+    if (!p.profilesInFile.empty()) {
+        out << "Profiles:      " << uint64_t(p.profilesInFile.size()) << " (showing #" << uint64_t(p.profileIndex)
+            << "; choose with --profile N)\n";
+        for (size_t i = 0; i < p.profilesInFile.size(); ++i)
+            out << "  " << p.profilesInFile[i].describe(i) << '\n';
+    }
+    for (const Label& a : p.attributes)
+        out << "Attribute:     " << p.str(a.key) << " = "
+            << (a.str.empty() && a.num != 0 ? std::to_string(a.num) : std::string(p.str(a.str))) << '\n';
+    out << "Sample types:  ";
     if (!hasTypes)
         out << "none";
     for (size_t i = 0; i < p.sampleTypes.size(); ++i) {
@@ -235,8 +280,10 @@ int runInfo(const std::string& path, bool json)
     for (size_t i = 0; i < p.mappings.size(); ++i) {
         const Mapping& m = p.mappings[i];
         out << "  " << mappingId(i) << "  " << (m.file.empty() ? std::string_view("(no file)") : p.str(m.file))
-            << "\n      build ID " << (m.buildId.empty() ? std::string_view("(none)") : p.str(m.buildId)) << ", ["
-            << hex(m.start) << ", " << hex(m.limit) << ") offset " << hex(m.offset) << ", symbolized "
+            << "\n      build ID " << (m.buildId.empty() ? std::string_view("(none)") : p.str(m.buildId));
+        if (!m.htlHash.empty())
+            out << ", htlhash " << p.str(m.htlHash);
+        out << ", [" << hex(m.start) << ", " << hex(m.limit) << ") offset " << hex(m.offset) << ", symbolized "
             << counts[i].symbolized << " of " << counts[i].locations << " locations\n";
     }
     return ExitOk;
@@ -249,10 +296,11 @@ std::string percent(int64_t part, int64_t total)
     return buf;
 }
 
-int runTop(const std::string& path, int64_t count, const std::optional<std::string>& sampleTypeArg, bool json)
+int runTop(const std::string& path, const LoadOptions& options, int64_t count,
+    const std::optional<std::string>& sampleTypeArg, bool json)
 {
     int rc = ExitOk;
-    const auto profile = load(path, &rc);
+    const auto profile = load(path, options, &rc);
     if (!profile)
         return rc;
     const Profile& p = *profile;
@@ -305,10 +353,10 @@ int runTop(const std::string& path, int64_t count, const std::optional<std::stri
     return ExitOk;
 }
 
-int runCollapse(const std::string& path, const std::optional<std::string>& sampleTypeArg)
+int runCollapse(const std::string& path, const LoadOptions& options, const std::optional<std::string>& sampleTypeArg)
 {
     int rc = ExitOk;
-    const auto profile = load(path, &rc);
+    const auto profile = load(path, options, &rc);
     if (!profile)
         return rc;
     const auto type = selectSampleType(*profile, sampleTypeArg, path, &rc);
@@ -327,10 +375,11 @@ int runCollapse(const std::string& path, const std::optional<std::string>& sampl
 
 int runHeadlessCommand(std::string_view command, int argc, char** argv)
 {
-    static constexpr OptionSpec kInfo[] = { { "json", 0, false }, { "help", 'h', false } };
-    static constexpr OptionSpec kTop[]
-        = { { "json", 0, false }, { "nodes", 'n', true }, { "sample-type", 0, true }, { "help", 'h', false } };
-    static constexpr OptionSpec kCollapse[] = { { "sample-type", 0, true }, { "help", 'h', false } };
+    static constexpr OptionSpec kInfo[] = { { "json", 0, false }, { "profile", 0, true }, { "help", 'h', false } };
+    static constexpr OptionSpec kTop[] = { { "json", 0, false }, { "nodes", 'n', true }, { "sample-type", 0, true },
+        { "profile", 0, true }, { "help", 'h', false } };
+    static constexpr OptionSpec kCollapse[]
+        = { { "sample-type", 0, true }, { "profile", 0, true }, { "help", 'h', false } };
     const std::span<const OptionSpec> specs = command == "info" ? std::span<const OptionSpec>(kInfo)
         : command == "top"                                      ? std::span<const OptionSpec>(kTop)
                                                                 : std::span<const OptionSpec>(kCollapse);
@@ -347,9 +396,12 @@ int runHeadlessCommand(std::string_view command, int argc, char** argv)
     if (args->positional.size() > 1)
         return usageError(std::string(command) + ": unexpected argument '" + args->positional[1] + "'");
     const std::string& path = args->positional[0];
+    LoadOptions options;
+    if (!parseProfileOption(*args, &options.profileIndex, &error))
+        return usageError(std::string(command) + ": " + error);
 
     if (command == "info")
-        return runInfo(path, args->has("json"));
+        return runInfo(path, options, args->has("json"));
     if (command == "top") {
         int64_t count = 20;
         if (const auto n = args->value("nodes")) {
@@ -358,9 +410,9 @@ int runHeadlessCommand(std::string_view command, int argc, char** argv)
                 return usageError("top: -n wants a count (0 = all), not '" + *n + "'");
             count = *parsed;
         }
-        return runTop(path, count, args->value("sample-type"), args->has("json"));
+        return runTop(path, options, count, args->value("sample-type"), args->has("json"));
     }
-    return runCollapse(path, args->value("sample-type"));
+    return runCollapse(path, options, args->value("sample-type"));
 }
 
 } // namespace symflame::app

@@ -2,6 +2,7 @@
 // display and without a QApplication. `render` lives in render.cpp because it paints with Qt.
 #pragma once
 
+#include "app/cmdline.h"
 #include "model/profile.h"
 
 #include <optional>
@@ -18,6 +19,10 @@ bool isHeadlessCommand(std::string_view name);
 
 /// Runs a headless command; args are the arguments after the command name. Returns the exit code.
 int runHeadlessCommand(std::string_view command, int argc, char** argv);
+
+/// Reads --profile N (which profile of a multi-profile file) into *index; false with *error set
+/// for a value that is not a number.
+bool parseProfileOption(const ParsedArgs& args, size_t* index, std::string* error);
 
 /// Resolves --sample-type (a type name such as "cpu", or an index) against the profile; no value
 /// means the profile's default. On failure prints a usage error and sets *exitCode.

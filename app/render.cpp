@@ -42,14 +42,14 @@ int runRender(char* argv0, int argc, char** argv)
 {
     static constexpr OptionSpec kSpecs[] = { { "output", 'o', true }, { "width", 0, true }, { "height", 0, true },
         { "sample-type", 0, true }, { "color-by", 0, true }, { "search", 0, true }, { "focus", 0, true },
-        { "help", 'h', false } };
+        { "profile", 0, true }, { "help", 'h', false } };
     std::string error;
     const auto args = parseArgs(std::span<char* const>(argv, static_cast<size_t>(argc)), kSpecs, &error);
     if (!args)
         return usageError("render: " + error);
     if (args->has("help")) {
         std::fputs("usage: symflame render FILE -o OUT.png|OUT.svg [--width W] [--height H] [--sample-type T]\n"
-                   "         [--color-by name|binary|status|type] [--search RE] [--focus FUNC]\n",
+                   "         [--color-by name|binary|status|type] [--search RE] [--focus FUNC] [--profile N]\n",
             stdout);
         return ExitOk;
     }
@@ -81,7 +81,10 @@ int runRender(char* argv0, int argc, char** argv)
         return usageError("render: --height wants a number of pixels up to 32768");
     const std::string& path = args->positional[0];
 
-    auto loaded = loadProfile(path);
+    LoadOptions loadOptions;
+    if (!parseProfileOption(*args, &loadOptions.profileIndex, &error))
+        return usageError("render: " + error);
+    auto loaded = loadProfile(path, loadOptions);
     if (!loaded)
         return inputError(loaded.error().path.empty() ? path : loaded.error().path, loaded.error().message);
     int rc = ExitOk;

@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <iterator>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -107,6 +108,8 @@ int runSymbolizeCommand(int argc, char** argv)
         { "path-map", 0, true },
         { "source-map-dir", 0, true },
         { "json-report", 0, false },
+        { "format", 0, true },
+        { "profile", 0, true },
         { "help", 'h', false },
     };
     specs.insert(specs.end(), std::begin(kDebuginfodOptionSpecs), std::end(kDebuginfodOptionSpecs));
@@ -126,6 +129,19 @@ int runSymbolizeCommand(int argc, char** argv)
     const auto outPath = args->value("output");
     if (!outPath || outPath->empty())
         return usageError("symbolize: missing -o OUT");
+
+    std::optional<model::ProfileFormat> outFormat;
+    if (const auto f = args->value("format")) {
+        if (*f == "otlp")
+            outFormat = model::ProfileFormat::Otlp;
+        else if (*f == "pprof")
+            outFormat = model::ProfileFormat::Pprof;
+        else
+            return usageError("symbolize: --format wants otlp or pprof, not '" + *f + "'");
+    }
+    model::LoadOptions loadOptions;
+    if (!parseProfileOption(*args, &loadOptions.profileIndex, &error))
+        return usageError("symbolize: " + error);
 
     symbolize::SymbolizeOptions options;
     auto debuginfod = debuginfodOptionsFrom(*args, &error);
@@ -158,7 +174,8 @@ int runSymbolizeCommand(int argc, char** argv)
     if (sameExistingFile(inPath, *outPath))
         return inputError(*outPath, "refusing to overwrite the input file");
 
-    auto loaded = model::loadProfile(inPath);
+    model::ProfileFormat inFormat = model::ProfileFormat::Unknown;
+    auto loaded = model::loadProfile(inPath, loadOptions, nullptr, &inFormat);
     if (!loaded) {
         const model::Error& e = loaded.error();
         return inputError(e.path.empty() ? inPath : e.path, e.message);
@@ -172,7 +189,12 @@ int runSymbolizeCommand(int argc, char** argv)
     if (!report)
         return inputError(inPath, report.error().message);
 
-    const model::Status saved = model::saveProfile(profile, *outPath, model::ProfileFormat::Pprof, inPath);
+    // OTLP in, OTLP out (protobuf, also for OTLP JSON input), unless --format says otherwise.
+    const model::ProfileFormat writeAs = outFormat ? *outFormat
+        : (inFormat == model::ProfileFormat::Otlp || inFormat == model::ProfileFormat::OtlpJson)
+        ? model::ProfileFormat::Otlp
+        : model::ProfileFormat::Pprof;
+    const model::Status saved = model::saveProfile(profile, *outPath, writeAs, inPath);
     if (!saved) {
         const model::Error& e = saved.error();
         return inputError(e.path.empty() ? *outPath : e.path, e.message);

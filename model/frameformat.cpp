@@ -29,8 +29,9 @@ std::string unsymbolizedName(const Profile& profile, const Location& location)
         return hex(location.address);
     // Addresses below the mapping start are taken to be file addresses already (producers
     // that write normalized addresses), rather than wrapping around.
-    const uint64_t fileOffset
-        = location.address >= m->start ? location.address - m->start + m->offset : location.address;
+    const uint64_t fileOffset = location.address >= m->start && !m->has(Mapping::ElfAddresses)
+        ? location.address - m->start + m->offset
+        : location.address;
     std::string out(baseName(profile.str(m->file)));
     out += '+';
     out += hex(fileOffset);

@@ -2,6 +2,8 @@
 // ids are renumbered 1..n in table order; the string table is rebuilt with only the strings the
 // profile uses, in order of first use, "" first. Not written, because pprof has no place for
 // them: per-sample timestamps, and location lines without a function (pprof requires one).
+// Mappings whose addresses are ELF addresses already (OTLP) are written with start, limit and
+// offset 0.
 #include "model/pprof.h"
 
 #include "model/fileio.h"
@@ -106,9 +108,13 @@ std::vector<uint8_t> encodePprof(const Profile& p)
         const Mapping& mp = p.mappings[i];
         const size_t m = e.beginMessage(3);
         e.varintField(1, i + 1);
-        writeIfNonZero(e, 2, mp.start);
-        writeIfNonZero(e, 3, mp.limit);
-        writeIfNonZero(e, 4, mp.offset);
+        // Addresses that already are ELF addresses (OTLP) get the range pprof readers take for
+        // "file addresses" (start, limit and offset 0), so that a later symbolization of the
+        // pprof file looks them up as they are; the runtime range is not kept.
+        const bool elf = mp.has(Mapping::ElfAddresses);
+        writeIfNonZero(e, 2, elf ? 0 : mp.start);
+        writeIfNonZero(e, 3, elf ? 0 : mp.limit);
+        writeIfNonZero(e, 4, elf ? 0 : mp.offset);
         writeIfNonZero(e, 5, s(mp.file));
         writeIfNonZero(e, 6, s(mp.buildId));
         writeIfNonZero(e, 7, mp.has(Mapping::HasFunctions));

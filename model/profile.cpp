@@ -59,6 +59,25 @@ const char* frameKindName(FrameKind k)
     return "?";
 }
 
+std::string ProfileChoice::describe(size_t index) const
+{
+    std::string s = "#" + std::to_string(index);
+    s += "  " + (serviceName.empty() ? std::string("(no service.name)") : serviceName);
+    if (!executableName.empty())
+        s += "  " + executableName;
+    s += "  " + (sampleType.empty() ? std::string("(no sample type)") : sampleType);
+    s += "  " + std::to_string(samples) + (samples == 1 ? " sample" : " samples");
+    return s;
+}
+
+std::string_view Profile::attribute(std::string_view key) const
+{
+    for (const Label& a : attributes)
+        if (str(a.key) == key)
+            return str(a.str);
+    return {};
+}
+
 int Profile::findSampleType(std::string_view type) const
 {
     for (size_t i = 0; i < sampleTypes.size(); ++i)
@@ -190,7 +209,8 @@ StackId StackIndex::intern(Profile& p, std::span<const LocationId> locs)
             const auto existing = p.stack(StackId(s.idPlusOne - 1));
             static_assert(sizeof(LocationId) == sizeof(uint32_t));
             if (existing.size() == locs.size()
-                && std::memcmp(existing.data(), locs.data(), locs.size() * sizeof(LocationId)) == 0)
+                && (locs.empty() // memcmp must not see the null pointers of empty spans
+                    || std::memcmp(existing.data(), locs.data(), locs.size() * sizeof(LocationId)) == 0))
                 return StackId(s.idPlusOne - 1);
         }
     }

@@ -56,6 +56,9 @@ struct Mapping {
         HasFilenames = 2,
         HasLineNumbers = 4,
         HasInlineFrames = 8,
+        /// Addresses of this mapping's locations already are ELF virtual addresses of the file
+        /// (OTLP from the eBPF profiler): the symbolizer looks them up as they are.
+        ElfAddresses = 16,
     };
     uint64_t start = 0;  ///< runtime address where the mapping begins
     uint64_t limit = 0;  ///< one past its end
@@ -64,6 +67,8 @@ struct Mapping {
     StringId buildId;    ///< hex GNU build ID (or Go build ID), as given
     uint8_t flags = 0;
     uint64_t sourceId = 0; ///< id in the file it was read from (pprof Mapping.id), for messages
+    StringId goBuildId;  ///< Go build ID when the producer gave one separately (OTLP)
+    StringId htlHash;    ///< OTLP's file hash (process.executable.build_id.htlhash): 32 hex digits
 
     bool has(Flag f) const { return (flags & f) != 0; }
 };
@@ -101,6 +106,23 @@ struct Label {
     StringId numUnit; ///< unit of a numeric label
 };
 
+/// A trace span a sample was taken in (OTLP Link).
+struct SampleLink {
+    uint8_t traceId[16] = {};
+    uint8_t spanId[8] = {};
+};
+
+/// One profile of a file that holds several (OTLP: resource × scope × profile), as listed to
+/// choose from.
+struct ProfileChoice {
+    std::string serviceName;    ///< resource attribute service.name
+    std::string executableName; ///< resource attribute process.executable.name
+    std::string sampleType;     ///< "cpu (nanoseconds)"
+    uint64_t samples = 0;       ///< sample entries in the file
+    /// "#1 checkout · /usr/bin/app · cpu (nanoseconds) · 1234 samples"
+    std::string describe(size_t index) const;
+};
+
 class Profile {
 public:
     StringTable strings;
@@ -134,6 +156,22 @@ public:
     std::vector<Label> labels;
     // Timestamps in nanoseconds: empty, or one per sample (0 = none).
     std::vector<int64_t> sampleTimestamps;
+    // Trace links: empty, or one per sample, an index into links (0 = none; links[0] is unused).
+    std::vector<uint32_t> sampleLinks;
+    std::vector<SampleLink> links;
+
+    /// Attributes of the profile as a whole (OTLP: resource, scope and profile attributes, in
+    /// that order), as labels: key and string or number.
+    std::vector<Label> attributes;
+    /// The profiles of the file this one was read from, when it holds several kinds (OTLP); empty
+    /// for single-profile formats. profileIndex is the one read.
+    std::vector<ProfileChoice> profilesInFile;
+    size_t profileIndex = 0;
+    /// The file format's version the reader saw ("1.10.0" for OTLP), empty when not versioned.
+    std::string formatVersion;
+
+    /// The string value of attribute key, or "" when there is none.
+    std::string_view attribute(std::string_view key) const;
 
     // --- access
     size_t sampleCount() const { return sampleStacks.size(); }

@@ -4,6 +4,7 @@
 
 #include "model/cpuprofile.h"
 #include "model/fileio.h"
+#include "model/otlp.h"
 #include "model/pprof.h"
 #include "model/protowire.h"
 
@@ -100,6 +101,10 @@ const char* profileFormatName(ProfileFormat f)
         return "pprof";
     case ProfileFormat::CpuProfile:
         return "cpuprofile";
+    case ProfileFormat::Otlp:
+        return "otlp";
+    case ProfileFormat::OtlpJson:
+        return "otlp-json";
     }
     return "?";
 }
@@ -108,6 +113,11 @@ ProfileFormat detectFormat(std::span<const uint8_t> decompressed)
 {
     if (decompressed.empty())
         return ProfileFormat::Unknown;
+    if (looksLikeOtlpJson(decompressed))
+        return ProfileFormat::OtlpJson;
+    // Before pprof: OTLP's two top-level fields also have pprof's numbers and wire types.
+    if (looksLikeOtlpProtobuf(decompressed))
+        return ProfileFormat::Otlp;
     if (looksLikePprof(decompressed))
         return ProfileFormat::Pprof;
     if (looksLikeCpuProfile(decompressed))
@@ -115,7 +125,8 @@ ProfileFormat detectFormat(std::span<const uint8_t> decompressed)
     return ProfileFormat::Unknown;
 }
 
-Result<Profile> loadProfile(const std::string& path, const LoadOptions& options, Progress* progress)
+Result<Profile> loadProfile(
+    const std::string& path, const LoadOptions& options, Progress* progress, ProfileFormat* format)
 {
     if (progress)
         progress->setStage("reading file");
@@ -142,10 +153,27 @@ Result<Profile> loadProfile(const std::string& path, const LoadOptions& options,
             return makeError(ErrorCode::InvalidInput, "empty file after decompression", path);
     }
 
-    const ProfileFormat format = detectFormat(raw);
-    if (options.detectedFormat)
-        *options.detectedFormat = format;
-    switch (format) {
+    const ProfileFormat detected = detectFormat(raw);
+    if (format)
+        *format = detected;
+    if ((detected == ProfileFormat::Otlp || detected == ProfileFormat::OtlpJson) && progress)
+        progress->setStage("reading OTLP");
+    OtlpReadOptions oo;
+    oo.limits = options.limits;
+    oo.profileIndex = options.profileIndex;
+    switch (detected) {
+    case ProfileFormat::Otlp: {
+        auto profile = readOtlp(raw, oo, progress);
+        if (!profile)
+            return profile.error().withPath(path);
+        return profile;
+    }
+    case ProfileFormat::OtlpJson: {
+        auto profile = readOtlpJson(raw, oo, progress);
+        if (!profile)
+            return profile.error().withPath(path);
+        return profile;
+    }
     case ProfileFormat::Pprof: {
         PprofReadOptions po;
         po.limits = options.limits;
@@ -165,7 +193,7 @@ Result<Profile> loadProfile(const std::string& path, const LoadOptions& options,
     }
     return makeError(ErrorCode::Unsupported,
         std::string("not a profile symflame can read (") + (compressed ? "gzip-compressed; once decompressed " : "")
-            + describeStart(raw) + ", which is not pprof protobuf)",
+            + describeStart(raw) + ", which is neither pprof, OTLP profiles (protobuf or JSON) nor a V8 .cpuprofile)",
         path);
 }
 
@@ -176,6 +204,9 @@ Status saveProfile(const Profile& profile, const std::string& path, ProfileForma
     switch (format) {
     case ProfileFormat::Pprof:
         return writePprofFile(profile, path);
+    case ProfileFormat::Otlp:
+        return writeOtlpFile(profile, path);
+    case ProfileFormat::OtlpJson:
     case ProfileFormat::CpuProfile:
     case ProfileFormat::Unknown:
         break;

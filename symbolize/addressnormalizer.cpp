@@ -14,8 +14,11 @@ model::Result<AddressNormalizer> AddressNormalizer::create(const ElfFile& elf, c
     AddressNormalizer n;
     n.m_start = m.start;
     n.m_offset = m.offset;
-    if (m.start == 0 && m.offset == 0 && (m.limit == 0 || m.limit == ~uint64_t(0)))
+    if (m.elfAddresses || (m.start == 0 && m.offset == 0 && (m.limit == 0 || m.limit == ~uint64_t(0)))) {
+        n.m_start = 0;
+        n.m_offset = 0;
         return n;
+    }
 
     switch (elf.type()) {
     case ElfType::Relocatable:

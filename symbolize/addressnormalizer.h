@@ -15,6 +15,8 @@ struct MappingRange {
     uint64_t start = 0;
     uint64_t limit = 0;
     uint64_t offset = 0;
+    /// The profile's addresses already are ELF virtual addresses (OTLP from the eBPF profiler).
+    bool elfAddresses = false;
 };
 
 class AddressNormalizer {

@@ -47,7 +47,7 @@ BinaryState stateOf(const MappingReport& m, const BinaryRow& row)
     case LocateStatus::NotApplicable:
         return BinaryState::NotApplicable;
     case LocateStatus::NotFound:
-        return row.buildId.empty() ? BinaryState::NoBuildId : BinaryState::NotFound;
+        return row.buildId.empty() && row.htlHash.empty() ? BinaryState::NoBuildId : BinaryState::NotFound;
     case LocateStatus::BuildIdMismatch:
         return BinaryState::BuildIdMismatch;
     case LocateStatus::InvalidFile:
@@ -89,12 +89,13 @@ std::vector<BinaryRow> triageBinaries(const model::Profile& p, const SymbolizeRe
         std::unordered_map<uint64_t, uint32_t> byKey;
         for (size_t m = 0; m < p.mappings.size(); ++m) {
             const model::Mapping& mp = p.mappings[m];
-            const uint64_t key = (uint64_t(mp.file.value) << 32) | mp.buildId.value;
+            const uint64_t key = (uint64_t(mp.file.value) << 32) | (mp.buildId.empty() ? mp.htlHash.value : mp.buildId.value);
             auto [it, inserted] = byKey.try_emplace(key, static_cast<uint32_t>(rows.size()));
             if (inserted) {
                 BinaryRow r;
                 r.path = std::string(p.str(mp.file));
                 r.buildId = std::string(p.str(mp.buildId));
+                r.htlHash = std::string(p.str(mp.htlHash));
                 r.name = r.path.empty() ? std::string("(anonymous)") : std::string(model::baseName(r.path));
                 rows.push_back(std::move(r));
             }

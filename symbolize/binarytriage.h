@@ -35,6 +35,7 @@ struct BinaryRow {
     std::string name; ///< base name ("libc.so.6"), or "(anonymous)"
     std::string path; ///< as recorded
     std::string buildId; ///< as recorded
+    std::string htlHash; ///< OTLP's file hash, as recorded (identifies the binary when there is no build ID)
     BinaryState state = BinaryState::NotSymbolized;
     std::string detail; ///< one line: where the debug info came from, or why there is none
     std::vector<std::string> tried; ///< files looked at, with their outcome

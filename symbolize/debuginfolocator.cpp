@@ -2,6 +2,7 @@
 
 #include "model/fileio.h"
 #include "model/frameformat.h"
+#include "model/otlp.h"
 #include "model/profile.h"
 #include "symbolize/crc32.h"
 #include "symbolize/minidebuginfo.h"
@@ -156,6 +157,8 @@ std::string LocateResult::summary() const
     case LocateStatus::NotApplicable:
         return "not applicable";
     case LocateStatus::BuildIdMismatch:
+        if (wantedBuildId.empty() && !wantedHtlHash.empty())
+            return "htlhash mismatch: " + mismatchPath + " has " + mismatchBuildId + ", wanted htlhash " + wantedHtlHash;
         return "build ID mismatch: " + mismatchPath + " has build ID " + mismatchBuildId + ", wanted " + wantedBuildId;
     case LocateStatus::NotFound:
     case LocateStatus::InvalidFile: {
@@ -218,6 +221,7 @@ void DebugInfoLocator::buildIndex()
 {
     m_byBuildId.clear();
     m_byName.clear();
+    m_byHtlHash.clear();
     m_indexedFiles = 0;
     for (const std::string& dir : m_options.searchDirs) {
         std::error_code ec;
@@ -241,8 +245,10 @@ void DebugInfoLocator::buildIndex()
                 m_byBuildId[e.goBuildId()].push_back(f);
                 m_byBuildId[goBuildIdHex(e)].push_back(f);
             }
-            if (!f.debugOnly)
+            if (!f.debugOnly) {
                 m_byName[std::string(model::baseName(path))].push_back(path);
+                m_byHtlHash[model::htlHashOf(e.bytes())].push_back(path);
+            }
         }
     }
 }
@@ -268,13 +274,25 @@ bool DebugInfoLocator::tryBinary(const std::string& path, LocateResult& r) const
         }
         return false;
     }
+    if (r.wantedBuildId.empty() && !r.wantedHtlHash.empty()) {
+        const std::string hash = model::htlHashOf(f->bytes());
+        if (hash != r.wantedHtlHash) {
+            r.tried.push_back(path + ": htlhash mismatch (wanted " + r.wantedHtlHash + ", found " + hash + ")");
+            if (r.status != LocateStatus::BuildIdMismatch) {
+                r.status = LocateStatus::BuildIdMismatch;
+                r.mismatchPath = path;
+                r.mismatchBuildId = "htlhash " + hash;
+            }
+            return false;
+        }
+    }
     if (f->contents().debugOnly) {
         r.tried.push_back(path + ": a separate debug file, not the binary");
         return false;
     }
     r.binary = f;
     r.binaryPath = path;
-    r.unverified = r.wantedBuildId.empty();
+    r.unverified = r.wantedBuildId.empty() && r.wantedHtlHash.empty();
     r.status = LocateStatus::Found;
     return true;
 }
@@ -403,12 +421,16 @@ void DebugInfoLocator::locateSupplementary(LocateResult& r) const
         + " was not found: names of functions moved there are unknown";
 }
 
-LocateResult DebugInfoLocator::locate(std::string_view recordedPath, std::string_view buildIdIn) const
+LocateResult DebugInfoLocator::locate(
+    std::string_view recordedPath, std::string_view buildIdIn, std::string_view htlHash) const
 {
     LocateResult r;
     r.recordedPath = std::string(recordedPath);
     r.wantedBuildId = normalizeBuildId(buildIdIn);
-    if ((recordedPath.empty() && r.wantedBuildId.empty()) || model::isUnsymbolizableMappingName(recordedPath)) {
+    if (r.wantedBuildId.empty())
+        r.wantedHtlHash = normalizeBuildId(htlHash);
+    if ((recordedPath.empty() && r.wantedBuildId.empty() && r.wantedHtlHash.empty())
+        || model::isUnsymbolizableMappingName(recordedPath)) {
         r.status = LocateStatus::NotApplicable;
         return r;
     }
@@ -432,7 +454,15 @@ LocateResult DebugInfoLocator::locate(std::string_view recordedPath, std::string
         if (!found && !m_options.searchDirs.empty())
             r.tried.push_back("search directories: no binary with build ID " + r.wantedBuildId);
     }
-    if (!found && r.wantedBuildId.empty() && !recordedPath.empty()) {
+    if (!found && !r.wantedHtlHash.empty()) {
+        if (auto it = m_byHtlHash.find(r.wantedHtlHash); it != m_byHtlHash.end())
+            for (const std::string& p : it->second)
+                if ((found = tryBinary(p, r)))
+                    break;
+        if (!found && !m_options.searchDirs.empty())
+            r.tried.push_back("search directories: no binary with htlhash " + r.wantedHtlHash);
+    }
+    if (!found && r.wantedBuildId.empty() && r.wantedHtlHash.empty() && !recordedPath.empty()) {
         if (auto it = m_byName.find(std::string(model::baseName(recordedPath))); it != m_byName.end())
             for (const std::string& p : it->second)
                 if ((found = tryBinary(p, r)))

@@ -73,6 +73,8 @@ struct LocateResult {
     LocateStatus status = LocateStatus::NotFound;
     std::string recordedPath;
     std::string wantedBuildId; ///< normalized; empty when the mapping has none
+    /// OTLP's htlhash (32 hex digits) that identifies the binary when there is no build ID.
+    std::string wantedHtlHash;
 
     ElfFilePtr binary; ///< the file addresses are mapped with
     std::string binaryPath;
@@ -112,8 +114,10 @@ public:
     void buildIndex();
     size_t indexedFileCount() const { return m_indexedFiles; }
 
-    /// Looks up the binary and its debug info. Thread-safe after buildIndex().
-    LocateResult locate(std::string_view recordedPath, std::string_view buildId) const;
+    /// Looks up the binary and its debug info. Thread-safe after buildIndex(). Without a build ID,
+    /// a non-empty htlHash (OTLP's process.executable.build_id.htlhash) identifies the binary:
+    /// candidates must have that hash, and the search directories are indexed by it too.
+    LocateResult locate(std::string_view recordedPath, std::string_view buildId, std::string_view htlHash = {}) const;
 
     /// Finds the dwz supplementary file of r.dwarf when it has a .gnu_debugaltlink (sets
     /// supplementary, supplementaryPath or supplementaryProblem, appends to tried). locate()
@@ -137,6 +141,7 @@ private:
     LocatorOptions m_options;
     std::vector<std::string> m_debugDirs;
     std::unordered_map<std::string, std::vector<IndexedFile>> m_byBuildId;
+    std::unordered_map<std::string, std::vector<std::string>> m_byHtlHash;
     std::unordered_map<std::string, std::vector<std::string>> m_byName;
     size_t m_indexedFiles = 0;
 };

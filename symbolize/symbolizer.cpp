@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <map>
+#include <tuple>
 #include <mutex>
 #include <chrono>
 #include <thread>
@@ -52,6 +54,7 @@ struct Item {
 struct Job {
     std::string path;
     std::string buildId;
+    std::string htlHash;
     uint64_t weight = 0; // samples whose stacks hold one of the job's locations (download order)
     std::vector<uint32_t> mappings; // profile mapping indices
     std::vector<MappingRange> ranges; // parallel to mappings
@@ -524,7 +527,7 @@ Result<SymbolizeReport> Symbolizer::run(Profile& p, model::Progress* progress)
     // needs, so that workers never read the profile while it is being written.
     std::vector<Job> jobs;
     {
-        std::unordered_map<uint64_t, uint32_t> jobOf; // (file, buildId) string ids -> job
+        std::map<std::tuple<uint32_t, uint32_t, uint32_t>, uint32_t> jobOf; // (file, buildId, htlHash) -> job
         std::vector<std::pair<uint32_t, uint32_t>> rangeOf(p.mappings.size(), { kNone, kNone }); // job, range
         for (size_t i = 0; i < p.locations.size(); ++i) {
             if (!wanted[i])
@@ -532,18 +535,20 @@ Result<SymbolizeReport> Symbolizer::run(Profile& p, model::Progress* progress)
             const size_t m = p.locations[i].mapping.index();
             if (rangeOf[m].first == kNone) {
                 const model::Mapping& mp = p.mappings[m];
-                const uint64_t key = (uint64_t(mp.file.value) << 32) | mp.buildId.value;
+                const auto key = std::make_tuple(mp.file.value, mp.buildId.value, mp.htlHash.value);
                 auto [it, inserted] = jobOf.try_emplace(key, static_cast<uint32_t>(jobs.size()));
                 if (inserted) {
                     Job j;
                     j.path = std::string(p.str(mp.file));
                     j.buildId = std::string(p.str(mp.buildId));
+                    j.htlHash = std::string(p.str(mp.htlHash));
                     jobs.push_back(std::move(j));
                 }
                 Job& j = jobs[it->second];
                 rangeOf[m] = { it->second, static_cast<uint32_t>(j.mappings.size()) };
                 j.mappings.push_back(static_cast<uint32_t>(m));
-                j.ranges.push_back(MappingRange { mp.start, mp.limit, mp.offset });
+                j.ranges.push_back(
+                    MappingRange { mp.start, mp.limit, mp.offset, mp.has(model::Mapping::ElfAddresses) });
             }
             jobs[rangeOf[m].first].items.push_back(
                 Item { static_cast<uint32_t>(i), rangeOf[m].second, lookupAddress[i] });
@@ -561,7 +566,7 @@ Result<SymbolizeReport> Symbolizer::run(Profile& p, model::Progress* progress)
 
     // 1. Locate locally, a job per worker (file I/O and ELF headers: cheap but parallel).
     std::vector<JobResult> results(jobs.size());
-    parallelFor(jobs.size(), nThreads, [&](size_t j) { results[j].located = m_locator.locate(jobs[j].path, jobs[j].buildId); });
+    parallelFor(jobs.size(), nThreads, [&](size_t j) { results[j].located = m_locator.locate(jobs[j].path, jobs[j].buildId, jobs[j].htlHash); });
     if (progress && progress->isCancelled())
         return makeError(ErrorCode::Cancelled, "symbolization cancelled");
 

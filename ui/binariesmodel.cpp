@@ -66,6 +66,8 @@ QVariant BinariesModel::data(const QModelIndex& index, int role) const
         case Locations:
             return QStringLiteral("%1 / %2").arg(r->symbolized).arg(r->locations);
         case BuildId:
+            if (r->buildId.empty() && !r->htlHash.empty())
+                return QStringLiteral("htlhash %1").arg(QString::fromStdString(r->htlHash));
             return r->buildId.empty() ? QStringLiteral("(none)") : QString::fromStdString(r->buildId);
         case Path:
             return QString::fromStdString(r->path);

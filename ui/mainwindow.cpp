@@ -153,6 +153,19 @@ MainWindow::MainWindow(QWidget* parent)
     m_sampleTypeSeparator->setVisible(false);
     connect(m_sampleType, &QComboBox::activated, this, &MainWindow::chooseSampleType);
 
+    m_profileChoice = new QComboBox;
+    m_profileChoice->setObjectName(QStringLiteral("profileChoice"));
+    m_profileChoice->setToolTip(tr("The file holds several profiles (service, executable, sample type): the one shown"));
+    m_profileChoice->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    auto* profileLabel = new QLabel(tr("Profile:"));
+    profileLabel->setBuddy(m_profileChoice);
+    profileLabel->setContentsMargins(4, 0, 4, 0);
+    m_profileChoiceLabelAction = m_toolbar->insertWidget(m_sampleTypeLabelAction, profileLabel);
+    m_profileChoiceAction = m_toolbar->insertWidget(m_sampleTypeLabelAction, m_profileChoice);
+    m_profileChoiceLabelAction->setVisible(false);
+    m_profileChoiceAction->setVisible(false);
+    connect(m_profileChoice, &QComboBox::activated, this, &MainWindow::chooseProfile);
+
     m_backAction = m_toolbar->addAction(tr("Back"), m_flame, [this] { m_flame->zoomOut(); });
     m_backAction->setShortcut(QKeySequence(Qt::Key_Backspace));
     m_backAction->setToolTip(tr("Back to the previous zoom (Backspace, Esc)"));
@@ -738,7 +751,7 @@ void MainWindow::openDialog()
     QSettings settings;
     const QString dir = settings.value(QLatin1String(kLastDirKey)).toString();
     const QString path = QFileDialog::getOpenFileName(
-        this, tr("Open Profile"), dir, tr("Profiles (*.pb.gz *.pb *.pprof *.prof *.gz *.cpuprofile);;All files (*)"));
+        this, tr("Open Profile"), dir, tr("Profiles (*.pb.gz *.pb *.pprof *.prof *.gz *.cpuprofile *.json);;All files (*)"));
     if (path.isEmpty())
         return;
     settings.setValue(QLatin1String(kLastDirKey), QFileInfo(path).absolutePath());
@@ -761,6 +774,16 @@ void MainWindow::chooseSampleType(int index)
     startJob(m_path, tr("Building the call tree"), [snapshot, index](Progress* progress) {
         return withSampleType(*snapshot, static_cast<size_t>(index), progress);
     });
+}
+
+void MainWindow::chooseProfile(int index)
+{
+    if (!m_snapshot || index < 0 || static_cast<size_t>(index) == m_snapshot->profile->profileIndex)
+        return;
+    const std::string native = QFile::encodeName(m_path).toStdString();
+    const auto profileIndex = static_cast<size_t>(index);
+    startJob(m_path, tr("Loading profile %1").arg(index),
+        [native, profileIndex](Progress* progress) { return loadSnapshot(native, progress, profileIndex); });
 }
 
 void MainWindow::startJob(const QString& path, const QString& what, Job job, bool keepView)
@@ -1005,9 +1028,18 @@ void MainWindow::showSnapshot(std::shared_ptr<const ProfileSnapshot> snapshot)
         }
         m_sampleType->setCurrentIndex(static_cast<int>(m_snapshot->sampleType));
     }
+    m_profileChoice->clear();
+    if (m_snapshot) {
+        const Profile& profile = *m_snapshot->profile;
+        for (size_t i = 0; i < profile.profilesInFile.size(); ++i)
+            m_profileChoice->addItem(QString::fromStdString(profile.profilesInFile[i].describe(i)));
+        m_profileChoice->setCurrentIndex(static_cast<int>(profile.profileIndex));
+    }
+    m_profileChoiceAction->setVisible(m_profileChoice->count() > 1);
+    m_profileChoiceLabelAction->setVisible(m_profileChoice->count() > 1);
     m_sampleTypeAction->setVisible(m_sampleType->count() > 1);
     m_sampleTypeLabelAction->setVisible(m_sampleType->count() > 1);
-    m_sampleTypeSeparator->setVisible(m_sampleType->count() > 1);
+    m_sampleTypeSeparator->setVisible(m_sampleType->count() > 1 || m_profileChoice->count() > 1);
     updateTitle();
     updateStatus();
 }
@@ -1018,6 +1050,7 @@ void MainWindow::setLoadingUi(bool loading, const QString& what)
     m_progress->setVisible(loading);
     m_cancel->setVisible(loading);
     m_sampleType->setEnabled(!loading);
+    m_profileChoice->setEnabled(!loading);
     m_flame->setPlaceholderText(
         loading ? what + QStringLiteral("\u2026") : tr("Open a profile with File \u203a Open, or drop a file here"));
     if (loading) {
@@ -1026,6 +1059,7 @@ void MainWindow::setLoadingUi(bool loading, const QString& what)
     } else if (m_snapshot) {
         // A cancelled switch leaves the combo box on the type still shown.
         m_sampleType->setCurrentIndex(static_cast<int>(m_snapshot->sampleType));
+        m_profileChoice->setCurrentIndex(static_cast<int>(m_snapshot->profile->profileIndex));
     }
 }
 

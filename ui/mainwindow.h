@@ -54,6 +54,8 @@ public:
     void showSnapshot(std::shared_ptr<const ProfileSnapshot> snapshot);
 
     FlameGraphWidget* flameGraph() const { return m_flame; }
+    /// The choice of profile for files of several (OTLP); hidden when the file holds one.
+    QComboBox* profileChoice() const { return m_profileChoice; }
     bool isLoading() const { return m_loading; }
     QString currentFile() const { return m_path; }
     static QStringList recentFiles();
@@ -109,6 +111,8 @@ private:
     void cancelLoading();
     void setLoadingUi(bool loading, const QString& what = {});
     void chooseSampleType(int index);
+    /// Files of several profiles (OTLP): reads profile index of the file shown.
+    void chooseProfile(int index);
     void addRecentFile(const QString& path);
     void removeRecentFile(const QString& path);
     void updateRecentMenu();
@@ -135,6 +139,9 @@ private:
     QAction* m_sampleTypeAction = nullptr;
     QAction* m_sampleTypeSeparator = nullptr;
     QComboBox* m_sampleType = nullptr;
+    QComboBox* m_profileChoice = nullptr; ///< the profiles of the file, when it holds several
+    QAction* m_profileChoiceAction = nullptr;
+    QAction* m_profileChoiceLabelAction = nullptr;
     QLabel* m_rootLabel = nullptr;
     QAction* m_backAction = nullptr;
     QAction* m_resetZoomAction = nullptr;

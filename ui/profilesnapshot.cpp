@@ -105,13 +105,15 @@ Result<std::shared_ptr<const ProfileSnapshot>> makeSnapshot(
     return std::shared_ptr<const ProfileSnapshot>(std::move(snap));
 }
 
-Result<std::shared_ptr<const ProfileSnapshot>> loadSnapshot(const std::string& path, Progress* progress)
+Result<std::shared_ptr<const ProfileSnapshot>> loadSnapshot(const std::string& path, Progress* progress, size_t profileIndex)
 {
     std::shared_ptr<const Profile> profile;
     {
         StageProgress stage(progress, 0, 700);
         stage.setStage("reading");
-        auto loaded = loadProfile(path, {}, &stage);
+        LoadOptions options;
+        options.profileIndex = profileIndex;
+        auto loaded = loadProfile(path, options, &stage);
         if (!loaded) {
             if (stage.isCancelled())
                 return cancelled(path);

@@ -48,9 +48,10 @@ struct ProfileSnapshot {
 model::Result<std::shared_ptr<const ProfileSnapshot>> makeSnapshot(std::shared_ptr<const model::Profile> profile,
     size_t sampleType, std::string path = {}, model::Progress* progress = nullptr);
 
-/// Reads the file and builds a snapshot for its default sample type.
+/// Reads the file (its profile profileIndex, for files of several) and builds a snapshot for its
+/// default sample type.
 model::Result<std::shared_ptr<const ProfileSnapshot>> loadSnapshot(
-    const std::string& path, model::Progress* progress = nullptr);
+    const std::string& path, model::Progress* progress = nullptr, size_t profileIndex = 0);
 
 /// The same profile and symbols with the call tree of another sample type.
 model::Result<std::shared_ptr<const ProfileSnapshot>> withSampleType(
