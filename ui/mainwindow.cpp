@@ -433,6 +433,8 @@ void MainWindow::createDocks()
     binariesDock->setWidget(m_binaries);
     addDockWidget(Qt::BottomDockWidgetArea, binariesDock);
     tabifyDockWidget(sandwichDock, binariesDock);
+    // A strip below the flame graph, not half the window (about ten table rows).
+    resizeDocks({ binariesDock }, { 12 * fontMetrics().height() + 80 }, Qt::Vertical);
     const auto resymbolizeWith = [this](const QString& dir) {
         SymbolizeSettings st = SymbolizeSettings::load();
         if (!st.local.searchDirs.contains(dir))
