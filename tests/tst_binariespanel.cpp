@@ -2,7 +2,12 @@
 // debug file lies in a directory added during the test, one whose local file has another build
 // ID, one missing; plus [vdso]. Statuses, reasons and order (symbolize::triageBinaries), the
 // table model (QAbstractItemModelTester), the panel's filter and build-ID check of a located
-// file, the upload command. Writes a screenshot to SYMFLAME_TEST_BINARY_DIR/binaries-panel.png.
+// file, the upload command; `symflame info`'s rows; in the main window, "Add search directory…"
+// flipping the status and the flame graph's labels, and the window staying responsive while slow
+// debuginfod downloads (from the fault-injecting server) run, with their bytes in the status
+// bar. Screenshots: SYMFLAME_TEST_BINARY_DIR/binaries-panel.png, window-binaries-*.png,
+// window-downloading.png.
+#include "debuginfod/faultyhttpserver.h"
 #include "symfixturehelpers.h"
 #include "symprofilehelpers.h"
 
@@ -13,6 +18,7 @@
 #include "ui/binariespanel.h"
 #include "ui/flamegraphwidget.h"
 #include "ui/mainwindow.h"
+#include "ui/symbolizesettings.h"
 #include "ui/topfunctionsmodel.h"
 
 #include <QAbstractItemModelTester>
@@ -23,6 +29,9 @@
 #include <QJsonObject>
 #include <QPushButton>
 #include <QDockWidget>
+#include <QElapsedTimer>
+#include <QLabel>
+#include <QStatusBar>
 #include <QRegularExpression>
 #include <QSet>
 #include <QSettings>
@@ -440,6 +449,86 @@ private slots:
             qPrintable(QStringLiteral("%1 of %2 functions; labels: %3").arg(named).arg(functions.size()).arg(after.join(", "))));
         QTRY_VERIFY(window.topFunctionsModel()->rowCount() > 0);
         window.grab().save(SYMFLAME_TEST_BINARY_DIR "/window-binaries-after.png");
+    }
+
+    // While slow debuginfod downloads run, the window keeps serving its event loop: a 20 ms
+    // timer never waits long, and the status bar says what is downloaded, with the bytes so far.
+    // Served by the fault-injecting server: two misses that take 1.2 s each and the stripped
+    // binary's debug file sent 4 KiB at a time.
+    void guiStaysResponsiveWhileDownloading()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QApplication::setApplicationName(QStringLiteral("tst_binariespanel"));
+        QSettings().clear();
+        symtest::FaultyHttpServer server;
+        QVERIFY(server.port() > 0);
+        const QString id = QString::fromStdString(m_strippedId);
+        QFile debugFile(m_debugDir + "/.build-id/" + id.left(2) + "/" + id.mid(2) + ".debug");
+        QVERIFY(debugFile.open(QIODevice::ReadOnly));
+        const std::string debugBytes = debugFile.readAll().toStdString();
+        QVERIFY(debugBytes.size() > 8192);
+        server.setAnswer(m_strippedId, { symtest::FaultyHttpServer::Fault::SlowBody, debugBytes, 250 });
+        server.setAnswer(m_bins[2].buildId, { symtest::FaultyHttpServer::Fault::Delay, {}, 1200 });
+        server.setAnswer(m_bins[3].buildId, { symtest::FaultyHttpServer::Fault::Delay, {}, 1200 });
+        ui::SymbolizeSettings settings;
+        settings.local.useDefaultDebugDir = false;
+        settings.debuginfod.servers = { QString::fromStdString(server.url()) };
+        settings.debuginfod.cacheDir = m_tmp.filePath("gui-cache");
+        settings.debuginfod.parallelDownloads = 2;
+        settings.save();
+        const QString file = m_tmp.filePath("four-slow.pb.gz");
+        QVERIFY(model::saveProfile(profile(), file.toStdString(), model::ProfileFormat::Pprof).ok());
+
+        ui::MainWindow window;
+        window.setErrorDialogsEnabled(false);
+        window.resize(1600, 1000);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QSignalSpy symbolized(&window, &ui::MainWindow::symbolizationFinished);
+        QElapsedTimer clock;
+        qint64 last = 0, worstGap = 0;
+        QStringList statusTexts;
+        const QRegularExpression withBytes(
+            QStringLiteral("downloading debug info for \\S+ \\(\\d of 3, [0-9.]+ of [0-9.]+ (B|KiB|MiB)\\)"));
+        bool shot = false;
+        QTimer tick;
+        tick.setInterval(20);
+        connect(&tick, &QTimer::timeout, this, [&] {
+            const qint64 now = clock.elapsed();
+            worstGap = std::max(worstGap, now - last);
+            last = now;
+            for (QLabel* l : window.statusBar()->findChildren<QLabel*>())
+                if (l->text().contains(QStringLiteral("downloading")) && !statusTexts.contains(l->text())) {
+                    statusTexts << l->text();
+                    if (!shot && withBytes.match(l->text()).hasMatch()) {
+                        shot = true;
+                        window.grab().save(SYMFLAME_TEST_BINARY_DIR "/window-downloading.png");
+                    }
+                }
+        });
+        clock.start();
+        tick.start();
+        window.openFile(file);
+        QVERIFY(symbolized.wait(120000));
+        tick.stop();
+        const qint64 took = clock.elapsed();
+        QVERIFY2(server.requests() >= 3, qPrintable(QString::number(server.requests())));
+        QVERIFY2(took >= 2400, qPrintable(QString::number(took))); // the misses alone, one after the other
+        QVERIFY2(worstGap < 500, qPrintable(QStringLiteral("the event loop waited %1 ms").arg(worstGap)));
+        // "downloading debug info for c_pie (k of 3, 8 of 21.5 KiB)" at some point.
+        qInfo("%s", qPrintable(statusTexts.join('\n')));
+        QVERIFY2(!statusTexts.filter(withBytes).isEmpty(), qPrintable(statusTexts.join('\n')));
+        // The download was used.
+        auto* panel = window.findChild<ui::BinariesPanel*>();
+        QVERIFY(panel);
+        bool found = false;
+        for (const BinaryRow& r : panel->model()->rows())
+            if (r.name == "c_pie") {
+                found = true;
+                QCOMPARE(r.state, BinaryState::Symbolized);
+                QCOMPARE(r.source, DebugSource::Debuginfod);
+            }
+        QVERIFY(found);
     }
 };
 
