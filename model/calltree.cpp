@@ -1,7 +1,9 @@
 // Symbols and call trees. Values are summed per distinct stack first; the tree is then built
 // one depth at a time from each stack's sequence of symbol name ranks (see CallTree::build),
 // which numbers the nodes breadth-first with children in name order, so that children (and
-// whole depths) are consecutive ids.
+// whole depths) are consecutive ids. Big trees use several threads: the rank sequences are made
+// per chunk of stacks, and below the first levels each thread grows the subtrees of a range of
+// nodes, merged back depth by depth.
 #include "model/calltree.h"
 
 #include "model/frameformat.h"
