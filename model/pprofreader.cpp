@@ -768,6 +768,11 @@ private:
         const size_t nTypes = m_profile.sampleTypes.size();
         p.sampleStacks.reserve(count);
         p.sampleValues.reserve(count * nTypes);
+        // Room for as many frames as the bytes could hold (a location id takes at least one):
+        // address space only until used, and no copying each time the array would grow.
+        constexpr size_t kMaxReservedFrames = size_t(1) << 28;
+        p.stackLocations.reserve(std::min(end - begin, kMaxReservedFrames));
+        p.stackBegin.reserve(count + 1);
 
         std::vector<LocationId> stack(256);
         std::vector<Label> sampleLabels;
