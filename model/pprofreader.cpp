@@ -907,6 +907,9 @@ private:
                 m_progress->setProgress(m_sampleCount, m_sampleCount);
             return st;
         }
+        // The first half's arrays also take the second's new stacks.
+        p.stackLocations.reserve(std::min(m_samplesEnd - m_samplesBegin, size_t(1) << 28));
+        p.stackBegin.reserve(m_sampleCount + 1);
         Profile second;
         Status secondStatus = Status::success();
         std::thread worker([&] {
