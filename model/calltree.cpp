@@ -13,6 +13,7 @@
 #include <cassert>
 #include <numeric>
 #include <atomic>
+#include <bit>
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
@@ -200,6 +201,27 @@ struct LevelGrower {
 
     CallTreeNode& node(uint32_t id) { return id < base ? (*shared)[id] : local[id - base]; }
 
+    /// Long runs (near the root, and along a hot path, most items of a level are one run) are
+    /// sorted by their rank bytes, least significant first: each pass is stable, so equal ranks
+    /// keep their index order, as sorting the (rank, index) keys would.
+    static constexpr size_t kRadixFrom = 1024;
+    uint32_t rankBits = 32; ///< bits that a rank can use
+    std::vector<uint64_t> scratch;
+    void radixSortByRank()
+    {
+        scratch.resize(keys.size());
+        for (uint32_t shift = 32; shift < 32 + rankBits; shift += 8) {
+            size_t count[257] = {};
+            for (const uint64_t k : keys)
+                ++count[((k >> shift) & 0xff) + 1];
+            for (size_t b = 1; b < 257; ++b)
+                count[b] += count[b - 1];
+            for (const uint64_t k : keys)
+                scratch[count[(k >> shift) & 0xff]++] = k;
+            keys.swap(scratch);
+        }
+    }
+
     /// Makes the nodes of the next depth from level; returns the number of items visited.
     size_t step(uint32_t depth)
     {
@@ -229,8 +251,10 @@ struct LevelGrower {
                     for (size_t a = 1; a < runLength; ++a)
                         for (size_t b = a; b > 0 && keys[b] < keys[b - 1]; --b)
                             std::swap(keys[b], keys[b - 1]);
-                } else {
+                } else if (runLength < kRadixFrom) {
                     std::sort(keys.begin(), keys.end());
+                } else {
+                    radixSortByRank();
                 }
             }
             const auto itemAt
@@ -504,6 +528,8 @@ CallTree CallTree::build(const Profile& profile, const SymbolTable& symbols, siz
     // the second's, and so on, since their parents are in that order too.
     size_t itemsDone = 0;
     top.value = value.data();
+    const auto rankBits = static_cast<uint32_t>(std::max<int>(1, std::bit_width(std::max<size_t>(symbols.size(), 1) - 1)));
+    top.rankBits = rankBits;
     top.local = std::move(tree.m_nodes); // base 0: the grower's nodes are the tree's
     // Room for a node per frame (the most there can be) is only address space until it is
     // used, and saves copying the nodes each time the array would grow.
@@ -553,6 +579,7 @@ CallTree CallTree::build(const Profile& profile, const SymbolTable& symbols, siz
             LevelGrower& grower = groups[g];
             grower.value = value.data();
             grower.shared = &shared;
+            grower.rankBits = rankBits;
             grower.base = static_cast<uint32_t>(shared.size());
             grower.level.assign(items.begin() + from, items.begin() + to);
             if (from < to) {

@@ -8,6 +8,9 @@
 #include "model/stackfilter.h"
 
 #include <QObject>
+#include <map>
+#include <string>
+#include <vector>
 #include <QTest>
 
 using namespace symflame::model;
@@ -316,7 +319,8 @@ void TestCallTree::emptyProfile()
     QCOMPARE(tree.totalValue(), int64_t(0));
 }
 
-// A tree big enough to be shared out is grown on several threads; every node (number, symbol,
+// A tree big enough to be shared out is grown on several threads (and has runs long enough to be
+// radix-sorted); every node (number, symbol,
 // parent, depth, self, total, children) must equal the one-thread tree's, in both directions and
 // with a filter. The stacks are random paths over 300 functions, skewed toward a few callees as
 // real profiles are, so some subtrees are far bigger than others.
@@ -346,6 +350,36 @@ void TestCallTree::threadsGiveTheSameTree()
     const SymbolTable symbols = SymbolTable::build(p);
     const std::vector<FilterRule> rules { FilterRule { FilterRule::Action::Hide, FilterRule::Target::Function, "f7" } };
     const StackFilter hide = StackFilter::build(p, symbols, rules, false);
+    // The one-thread top-down tree against a tree counted here, path by path, from the text:
+    // every node's total is the value of the stacks that start with its path, every path is a
+    // node, and children are in name order (this also covers the long runs sorted by radix).
+    {
+        std::map<std::vector<std::string>, int64_t> prefixTotal;
+        for (const QByteArray& line : folded.split('\n')) {
+            const int sp = line.lastIndexOf(' ');
+            if (sp < 0)
+                continue;
+            const int64_t v = line.mid(sp + 1).toLongLong();
+            std::vector<std::string> path;
+            for (const QByteArray& f : line.left(sp).split(';')) {
+                path.push_back(f.toStdString());
+                prefixTotal[path] += v;
+            }
+        }
+        const CallTree tree = CallTree::build(p, symbols, 0, CallTree::Direction::TopDown, nullptr, nullptr, 1);
+        QCOMPARE(tree.size(), prefixTotal.size() + 1);
+        for (uint32_t i = 1; i < tree.size(); ++i) {
+            std::vector<std::string> path;
+            for (const NodeId n : tree.pathTo(NodeId(i)))
+                path.push_back(symbols.displayName(tree.node(n).symbol));
+            const auto it = prefixTotal.find(path);
+            QVERIFY(it != prefixTotal.end());
+            QCOMPARE(tree.node(NodeId(i)).total, it->second);
+            const auto kids = tree.children(NodeId(i));
+            for (size_t k = 1; k < kids.size(); ++k)
+                QVERIFY(symbols.displayName(tree.node(kids[k - 1]).symbol) < symbols.displayName(tree.node(kids[k]).symbol));
+        }
+    }
     for (const auto dir : { CallTree::Direction::TopDown, CallTree::Direction::BottomUp })
         for (const StackFilter* filter : { static_cast<const StackFilter*>(nullptr), &hide }) {
             const CallTree one = CallTree::build(p, symbols, 0, dir, nullptr, filter, 1);
