@@ -17,6 +17,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
+#include <system_error>
 #include <thread>
 
 namespace symflame::model {
@@ -342,13 +343,19 @@ bool runOnThreads(unsigned n, Progress* progress, std::atomic<bool>& stop, Work&
     unsigned running = n;
     std::vector<std::thread> workers;
     workers.reserve(n);
-    for (unsigned g = 0; g < n; ++g)
-        workers.emplace_back([&, g] {
+    for (unsigned g = 0; g < n; ++g) {
+        const auto run = [&, g] {
             work(g);
             std::lock_guard lock(mutex);
             --running;
             finished.notify_all();
-        });
+        };
+        try {
+            workers.emplace_back(run);
+        } catch (const std::system_error&) {
+            run(); // no thread to be had: this one does that part
+        }
+    }
     {
         std::unique_lock lock(mutex);
         while (running > 0) {

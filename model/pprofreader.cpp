@@ -24,6 +24,7 @@
 #include <limits>
 #include <optional>
 #include <string>
+#include <system_error>
 #include <thread>
 
 namespace symflame::model {
@@ -912,16 +913,24 @@ private:
         p.stackBegin.reserve(m_sampleCount + 1);
         Profile second;
         Status secondStatus = Status::success();
-        std::thread worker([&] {
+        const auto decodeSecond = [&] {
             secondStatus = decodeSampleRange(
                 second, mid->offset, m_samplesEnd, mid->index, m_sampleCount - mid->index, stop, nullptr);
             if (!secondStatus)
                 stop.store(true);
-        });
+        };
+        std::thread worker;
+        try {
+            worker = std::thread(decodeSecond);
+        } catch (const std::system_error&) {
+        }
         Status firstStatus = decodeSampleRange(p, m_samplesBegin, mid->offset, 0, mid->index, stop, m_progress);
         if (!firstStatus)
             stop.store(true);
-        worker.join();
+        if (worker.joinable())
+            worker.join();
+        else if (firstStatus)
+            decodeSecond(); // no thread to be had: the second half after the first
         // The first half's error comes first, as it would reading in order; a Cancelled of the
         // first half stopped by the second's error is not one.
         if (!firstStatus && !(firstStatus.error().code == ErrorCode::Cancelled && !secondStatus))
