@@ -3,7 +3,7 @@
 // which numbers the nodes breadth-first with children in name order, so that children (and
 // whole depths) are consecutive ids. Big trees use several threads: the rank sequences are made
 // per chunk of stacks, and below the first levels each thread grows the subtrees of a range of
-// nodes, merged back depth by depth.
+// nodes, the threads in step level by level so that each level's nodes go straight to their place.
 #include "model/calltree.h"
 
 #include "model/frameformat.h"
@@ -13,6 +13,7 @@
 #include <cassert>
 #include <numeric>
 #include <atomic>
+#include <barrier>
 #include <bit>
 #include <chrono>
 #include <condition_variable>
@@ -196,7 +197,6 @@ struct LevelGrower {
     std::vector<CallTreeNode> local;
     std::vector<uint32_t> depthStart; ///< index in local of each depth's first node, from firstDepth on
     uint32_t firstDepth = 0;
-    uint32_t parentFrom = 0, parentTo = 0; ///< the shared nodes this grower's first items are at
     std::vector<Item> level, next;
     std::vector<uint64_t> keys;
 
@@ -300,20 +300,6 @@ struct LevelGrower {
         const size_t visited = level.size();
         level.swap(next);
         return visited;
-    }
-
-    /// Totals (children come after their parents, so one backward pass), symbols from ranks,
-    /// childrenBegin 0 for leaves, over this grower's own nodes.
-    void finish(const SymbolTable& symbols)
-    {
-        for (size_t i = local.size(); i-- > 0;) {
-            CallTreeNode& n = local[i];
-            n.total += n.self;
-            node(n.parent.value).total += n.total;
-            n.symbol = symbols.symbolAtRank(n.symbol.value);
-            if (n.childCount == 0)
-                n.childrenBegin = 0;
-        }
     }
 };
 
@@ -541,8 +527,7 @@ CallTree CallTree::build(const Profile& profile, const SymbolTable& symbols, siz
     // Room for a node per frame (the most there can be) is only address space until it is
     // used, and saves copying the nodes each time the array would grow.
     constexpr size_t kMaxReserved = size_t(64) << 20;
-    if (nThreads == 1)
-        top.local.reserve(std::min(itemsTotal + 1, kMaxReserved));
+    top.local.reserve(std::min(itemsTotal + 1, kMaxReserved));
     top.local[0].self = rootSelf;
     top.next.reserve(nThreads == 1 ? top.level.size() : 0);
     uint32_t depth = 1;
@@ -565,14 +550,18 @@ CallTree CallTree::build(const Profile& profile, const SymbolTable& symbols, siz
     }
     std::vector<CallTreeNode>& shared = top.local;
 
-    std::vector<LevelGrower> groups;
+    std::vector<CallTreeNode>& nodes = shared;
     if (!top.level.empty()) {
-        // Consecutive runs of items (by node) with about the same number of frames left each.
+        // Consecutive runs of items (by node) with about the same number of frames left each,
+        // one per thread: each grows the subtrees below its nodes. Level by level, in step: a
+        // thread makes its nodes of the level in a buffer of its own; once all have, the
+        // level's place in the tree is known (the first thread's nodes, then the second's...,
+        // as their parents are in that order) and each copies its nodes there.
         const std::vector<Item>& items = top.level;
         uint64_t framesLeft = 0;
         for (const Item& it : items)
             framesLeft += it.left + 1;
-        groups.resize(nThreads);
+        std::vector<LevelGrower> growers(nThreads);
         size_t from = 0;
         uint64_t framesBefore = 0;
         for (unsigned g = 0; g < nThreads; ++g) {
@@ -583,104 +572,139 @@ CallTree CallTree::build(const Profile& profile, const SymbolTable& symbols, siz
                 for (; to < items.size() && items[to].node == node; ++to)
                     framesBefore += items[to].left + 1;
             }
-            LevelGrower& grower = groups[g];
+            LevelGrower& grower = growers[g];
             grower.value = value.data();
-            grower.shared = &shared;
+            grower.shared = &nodes;
             grower.rankBits = rankBits;
-            grower.base = static_cast<uint32_t>(shared.size());
             grower.level.assign(items.begin() + from, items.begin() + to);
-            if (from < to) {
-                grower.parentFrom = items[from].node;
-                grower.parentTo = items[to - 1].node + 1;
-            }
             grower.next.reserve(grower.level.size());
-            uint64_t frames = 0;
-            for (const Item& it : grower.level)
-                frames += it.left + 1;
-            grower.local.reserve(std::min<size_t>(frames, kMaxReserved / nThreads));
             from = to;
         }
         std::vector<Item>().swap(top.level);
         std::vector<Item>().swap(top.next);
 
         std::atomic<size_t> doneItems { itemsDone };
-        runOnThreads(nThreads, progress, stop, [&](unsigned g) {
-            LevelGrower& grower = groups[g];
-            for (uint32_t d = depth; !grower.level.empty() && !stop.load(std::memory_order_relaxed); ++d)
-                doneItems.fetch_add(grower.step(d), std::memory_order_relaxed);
-            if (!stop.load(std::memory_order_relaxed))
-                grower.finish(symbols);
-        }, [&] {
-            progress->setProgress(nStacks + nStacks * doneItems.load() / std::max<size_t>(itemsTotal, 1), 2 * nStacks);
+        std::vector<uint32_t> offset(nThreads); // where each thread's nodes of the level go
+        std::atomic<bool> finished { false };
+        uint32_t levelDepth = depth;
+        for (LevelGrower& g : growers)
+            g.base = static_cast<uint32_t>(nodes.size());
+        std::barrier made(static_cast<std::ptrdiff_t>(nThreads), [&]() noexcept {
+            // Every thread made its nodes of the level: place them, grow the tree to hold them.
+            size_t cursor = nodes.size();
+            bool more = false;
+            for (unsigned g = 0; g < nThreads; ++g) {
+                offset[g] = static_cast<uint32_t>(cursor);
+                cursor += growers[g].local.size();
+                more = more || !growers[g].level.empty();
+            }
+            nodes.resize(cursor);
+            finished.store(!more || stop.load(std::memory_order_relaxed));
         });
+        std::barrier placed(static_cast<std::ptrdiff_t>(nThreads), [&]() noexcept {
+            ++levelDepth;
+            for (LevelGrower& g : growers)
+                g.base = static_cast<uint32_t>(nodes.size());
+        });
+        const auto work = [&](unsigned t) {
+            LevelGrower& g = growers[t];
+            for (;;) {
+                g.local.clear();
+                if (!g.level.empty() && !stop.load(std::memory_order_relaxed))
+                    doneItems.fetch_add(g.step(levelDepth), std::memory_order_relaxed);
+                made.arrive_and_wait();
+                // Ids the step gave (base + index in local) become offset + index.
+                const uint32_t shift = offset[t] - g.base;
+                for (size_t i = 0; i < g.local.size(); ++i) {
+                    const CallTreeNode& n = g.local[i];
+                    if (i == 0 || g.local[i - 1].parent != n.parent)
+                        nodes[n.parent.index()].childrenBegin += shift;
+                    nodes[offset[t] + i] = n;
+                }
+                for (Item& it : g.level)
+                    it.node += shift;
+                if (finished.load())
+                    return;
+                placed.arrive_and_wait();
+            }
+        };
+        // Every thread must start before any waits for the others; when one cannot, the ones
+        // started leave at once and this thread grows everything alone.
+        std::mutex gateMutex;
+        std::condition_variable gateChanged;
+        enum class Gate { Closed, Open, Abandoned } gate = Gate::Closed;
+        std::vector<std::thread> threads;
+        threads.reserve(nThreads);
+        for (unsigned t = 0; t < nThreads; ++t) {
+            try {
+                threads.emplace_back([&, t] {
+                    {
+                        std::unique_lock lock(gateMutex);
+                        gateChanged.wait(lock, [&] { return gate != Gate::Closed; });
+                        if (gate == Gate::Abandoned)
+                            return;
+                    }
+                    work(t);
+                });
+            } catch (const std::system_error&) {
+                break;
+            }
+        }
+        const bool allStarted = threads.size() == nThreads;
+        {
+            std::lock_guard lock(gateMutex);
+            gate = allStarted ? Gate::Open : Gate::Abandoned;
+        }
+        gateChanged.notify_all();
+        if (allStarted) {
+            // This thread reports progress and passes cancellation on meanwhile.
+            for (std::thread& th : threads) {
+                while (progress && !finished.load()) {
+                    if (progress->isCancelled())
+                        stop.store(true, std::memory_order_relaxed);
+                    progress->setProgress(
+                        nStacks + nStacks * doneItems.load() / std::max<size_t>(itemsTotal, 1), 2 * nStacks);
+                    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+                }
+                th.join();
+            }
+        } else {
+            for (std::thread& th : threads)
+                th.join();
+            LevelGrower& one = growers[0];
+            for (unsigned t = 1; t < nThreads; ++t)
+                one.level.insert(one.level.end(), growers[t].level.begin(), growers[t].level.end());
+            one.base = static_cast<uint32_t>(nodes.size());
+            for (uint32_t d = depth; !one.level.empty() && !cancelled(); ++d) {
+                one.local.clear();
+                one.step(d);
+                nodes.insert(nodes.end(), one.local.begin(), one.local.end());
+                one.base = static_cast<uint32_t>(nodes.size());
+            }
+            if (cancelled())
+                stop.store(true);
+        }
         if (stop.load()) {
             tree.m_nodes.assign(1, CallTreeNode {});
             return tree;
         }
     }
 
-    // The levels built here: totals and symbols (the groups did their own, adding into the
-    // nodes they started at).
-    for (size_t i = shared.size(); i-- > 1;) {
-        CallTreeNode& node = shared[i];
+    // Totals (children come after their parents, so one backward pass), symbols from ranks,
+    // childrenBegin 0 for leaves.
+    for (size_t i = nodes.size(); i-- > 1;) {
+        CallTreeNode& node = nodes[i];
         node.total += node.self;
-        shared[node.parent.index()].total += node.total;
+        nodes[node.parent.index()].total += node.total;
         node.symbol = symbols.symbolAtRank(node.symbol.value);
         if (node.childCount == 0)
             node.childrenBegin = 0;
     }
-    shared[0].total += shared[0].self;
-    assert(shared[0].total == rootTotal);
+    nodes[0].total += nodes[0].self;
+    assert(nodes[0].total == rootTotal);
     (void)rootTotal;
-
-    std::vector<CallTreeNode>& nodes = tree.m_nodes;
-    if (groups.empty()) {
-        nodes = std::move(shared);
-    } else {
-        // Where each group's nodes of each depth go: depth after depth, group after group.
-        size_t depths = 0;
-        for (const LevelGrower& g : groups)
-            depths = std::max(depths, g.depthStart.size());
-        std::vector<std::vector<uint32_t>> globalStart(groups.size(), std::vector<uint32_t>(depths, 0));
-        auto countAt = [&](const LevelGrower& g, size_t k) -> uint32_t {
-            if (k >= g.depthStart.size())
-                return 0;
-            const uint32_t end = k + 1 < g.depthStart.size() ? g.depthStart[k + 1] : uint32_t(g.local.size());
-            return end - g.depthStart[k];
-        };
-        size_t cursor = shared.size();
-        for (size_t k = 0; k < depths; ++k)
-            for (size_t g = 0; g < groups.size(); ++g) {
-                globalStart[g][k] = static_cast<uint32_t>(cursor);
-                cursor += countAt(groups[g], k);
-            }
-        const uint32_t firstDepth = depth;
-        nodes.resize(cursor);
-        std::copy(shared.begin(), shared.end(), nodes.begin());
-        runOnThreads(nThreads, nullptr, stop, [&](unsigned gi) {
-            LevelGrower& g = groups[gi];
-            const auto remap = [&](uint32_t id, uint32_t idDepth) -> uint32_t {
-                if (id < g.base)
-                    return id;
-                const size_t k = idDepth - firstDepth;
-                return globalStart[gi][k] + (id - g.base - g.depthStart[k]);
-            };
-            for (size_t i = 0; i < g.local.size(); ++i) {
-                CallTreeNode n = g.local[i];
-                n.parent = NodeId(remap(n.parent.value, n.depth - 1));
-                if (n.childCount > 0)
-                    n.childrenBegin = remap(n.childrenBegin, n.depth + 1);
-                const size_t k = n.depth - firstDepth;
-                nodes[globalStart[gi][k] + (i - g.depthStart[k])] = n;
-            }
-            // The shared nodes this group grew from: their children are its first depth.
-            for (uint32_t p = g.parentFrom; p < g.parentTo; ++p)
-                if (nodes[p].childCount > 0)
-                    nodes[p].childrenBegin = remap(nodes[p].childrenBegin, firstDepth);
-            std::vector<CallTreeNode>().swap(g.local);
-        }, [] {});
-    }
-    const size_t n = nodes.size();
+    tree.m_nodes = std::move(nodes);
+    const size_t n = tree.m_nodes.size();
     tree.m_children.resize(n);
     for (size_t i = 0; i < n; ++i)
         tree.m_children[i] = NodeId(static_cast<uint32_t>(i));
