@@ -434,7 +434,10 @@ CallTree CallTree::build(const Profile& profile, const SymbolTable& symbols, siz
             const auto locs = profile.stack(StackId(s));
             auto append = [&](LocationId loc) {
                 const uint32_t b = locRankBegin[loc.index()], e = locRankBegin[loc.index() + 1];
-                seq.insert(seq.end(), locRanks.begin() + b, locRanks.begin() + e);
+                if (e - b == 1) // the usual location: one frame, no inline chain
+                    seq.push_back(locRanks[b]);
+                else
+                    seq.insert(seq.end(), locRanks.begin() + b, locRanks.begin() + e);
             };
             if (direction == Direction::TopDown)
                 for (size_t i = locs.size(); i-- > 0;)
