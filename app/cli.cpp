@@ -3,15 +3,19 @@
 #include "app/cli.h"
 
 #include "app/cmdline.h"
+#include "app/debuginfodargs.h"
 #include "app/output.h"
 #include "model/calltree.h"
 #include "model/folded.h"
 #include "model/frameformat.h"
 #include "model/profileio.h"
 #include "model/toptable.h"
+#include "symbolize/binarytriage.h"
+#include "symbolize/symbolizer.h"
 
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <ctime>
 
 namespace symflame::app {
@@ -21,7 +25,8 @@ using namespace symflame::model;
 const char* usageText()
 {
     return "Usage: symflame [FILE]\n"
-           "       symflame info FILE [--profile N] [--json]\n"
+           "       symflame info FILE [--profile N] [--json] [--debug-dir D]... [--search-path D]...\n"
+           "                [--path-map FROM=TO]... [--debuginfod URL]...\n"
            "       symflame top FILE [-n N] [--sample-type T] [--profile N] [--json]\n"
            "       symflame collapse FILE [--sample-type T] [--profile N]\n"
            "       symflame symbolize IN -o OUT [--format otlp|pprof] [--profile N] [--debug-dir D]...\n"
@@ -30,7 +35,8 @@ const char* usageText()
            "       symflame lookup --obj BIN [--output-style=LLVM|JSON] [--debug-dir D]... [ADDR...]\n"
            "       symflame debuginfo fetch BUILDID [--kind debuginfo|executable] [--debuginfod URL]...\n"
            "       symflame debuginfo check BIN... [--debug-dir D]... [--search-path D]... [--json]\n"
-           "       symflame render FILE -o OUT.png [--width W] [--height H] [--sample-type T] [--profile N]\n"
+           "       symflame render FILE -o OUT.png|OUT.svg [--width W] [--height H] [--sample-type T]\n"
+           "                [--profile N] [--color-by name|binary|status|type] [--search RE] [--focus FUNC]\n"
            "       symflame --help | --version\n"
            "\n"
            "With no command, opens the viewer (on FILE when given). FILE is a pprof profile,\n"
@@ -39,7 +45,10 @@ const char* usageText()
            "\n"
            "Commands:\n"
            "  info      sample types, sample count, time, mappings and how many of their\n"
-           "            locations are symbolized\n"
+           "            locations are symbolized; then one row per binary as the viewer's\n"
+           "            binaries panel shows it: status and why, self and total share, locations\n"
+           "            symbolized, build ID and path (looked up locally, as symbolize does;\n"
+           "            debuginfod only with --debuginfod)\n"
            "  top       the functions with the most flat value, as `go tool pprof -top` lists them\n"
            "  collapse  folded stacks, one \"root;caller;leaf value\" line per distinct stack\n"
            "  symbolize names the native frames of IN from local binaries and debug files and\n"
@@ -48,7 +57,10 @@ const char* usageText()
            "            JavaScript frames through source maps, one line per script\n"
            "  lookup    symbolizes addresses of BIN (from stdin when none are given) as\n"
            "            `llvm-symbolizer --obj BIN` does, in its LLVM or JSON layout\n"
-           "  render    draws the flame graph to an image; needs no display\n"
+           "  render    draws the flame graph to an image (PNG, or SVG for OUT.svg), colored by\n"
+           "            function name, binary, symbolization status or frame type, with the\n"
+           "            frames matching RE highlighted or only the stacks through FUNC; needs no\n"
+           "            display\n"
            "  debuginfo fetch  downloads the debug file (or executable) with BUILDID from the\n"
            "            debuginfod servers, verifies it and prints its local path\n"
            "  debuginfo check  what each BIN holds for symbolization (build IDs, DWARF, symbol\n"
@@ -65,23 +77,28 @@ const char* usageText()
            "                     index; default: the profile's default sample type\n"
            "  -o, --output OUT   image file to write (render; PNG unless OUT ends in .jpg or .bmp),\n"
            "                     profile to write (symbolize)\n"
-           "  --debug-dir D      symbolize: look for <D>/.build-id/xx/yyyy.debug and debuglink\n"
+           "  --debug-dir D      symbolize, info: look for <D>/.build-id/xx/yyyy.debug and debuglink\n"
            "                     files under D before /usr/lib/debug (repeatable)\n"
-           "  --search-path D    symbolize: find binaries and debug files under D by build ID\n"
+           "  --search-path D    symbolize, info: find binaries and debug files under D by build ID\n"
            "                     (scanned recursively; repeatable)\n"
-           "  --path-map A=B     symbolize: read recorded paths under A from B (repeatable)\n"
+           "  --path-map A=B     symbolize, info: read recorded paths under A from B (repeatable)\n"
            "  --source-map-dir D symbolize: look for <script name>.map under D, and allow a\n"
            "                     sourceMappingURL to point into D (repeatable)\n"
            "  --json-report      symbolize: print the per-mapping report as a JSON array (scripts\n"
            "                     after the mappings)\n"
-           "  --debuginfod URL   symbolize, debuginfo: ask this debuginfod server for binaries and\n"
-           "                     debug files not found locally (repeatable; default: the servers\n"
-           "                     in $DEBUGINFOD_URLS)\n"
+           "  --debuginfod URL   symbolize, debuginfo, info: ask this debuginfod server for binaries\n"
+           "                     and debug files not found locally (repeatable; default for\n"
+           "                     symbolize and debuginfo: the servers in $DEBUGINFOD_URLS; info asks\n"
+           "                     none unless given)\n"
            "  --offline          contact no debuginfod server (even when $DEBUGINFOD_URLS is set)\n"
            "  --debuginfod-timeout S  give up a server that sends nothing for S seconds (30)\n"
            "  --debuginfod-cache D    the client cache (default: the one gdb and perf share)\n"
            "  --downloads N      symbolize: downloads at once (default 4)\n"
            "  --width W          image width in pixels (render; default 1600)\n"
+           "  --color-by C       render: color frames by name (default), binary, status or type\n"
+           "  --search RE        render: highlight the frames whose function, file or binary\n"
+           "                     matches the regular expression RE, dim the rest\n"
+           "  --focus FUNC       render: only the stacks through function FUNC\n"
            "  --height H         image height in pixels (render; default: tall enough for all rows)\n"
            "  -h, --help         this text\n"
            "  --version          the version\n"
@@ -170,11 +187,88 @@ struct MappingCounts {
     uint64_t symbolized = 0;
 };
 
-int runInfo(const std::string& path, const LoadOptions& options, bool json)
+// "12.5%" as the binaries panel shows shares.
+std::string share(int64_t v, int64_t total)
+{
+    if (total == 0)
+        return "-";
+    const double pct = 100.0 * double(v) / double(total);
+    char buf[32];
+    std::snprintf(buf, sizeof buf, pct < 10 ? "%.2f%%" : "%.1f%%", pct);
+    return buf;
+}
+
+void printBinariesJson(Output& out, const std::vector<symbolize::BinaryRow>& rows, int64_t total)
+{
+    out << ",\"binaries_total\":" << total << ",\"binaries\":[";
+    for (size_t i = 0; i < rows.size(); ++i) {
+        const symbolize::BinaryRow& r = rows[i];
+        out << (i ? ",{\"name\":" : "{\"name\":");
+        out.jsonString(r.name);
+        out << ",\"path\":";
+        out.jsonString(r.path);
+        out << ",\"build_id\":";
+        out.jsonString(r.buildId);
+        out << ",\"status\":";
+        out.jsonString(symbolize::binaryStateName(r.state));
+        out << ",\"problem\":" << (symbolize::isProblem(r.state) ? "true" : "false") << ",\"reason\":";
+        out.jsonString(r.detail);
+        out << ",\"source\":";
+        out.jsonString(symbolize::debugSourceName(r.source));
+        out << ",\"debug_path\":";
+        out.jsonString(r.debugPath);
+        out << ",\"debuginfod\":";
+        out.jsonString(r.debuginfod);
+        out << ",\"mismatch_path\":";
+        out.jsonString(r.mismatchPath);
+        out << ",\"mismatch_build_id\":";
+        out.jsonString(r.mismatchBuildId);
+        out << ",\"self\":" << r.self << ",\"total\":" << r.total << ",\"locations\":" << r.locations
+            << ",\"symbolized\":" << r.symbolized << ",\"tried\":[";
+        for (size_t k = 0; k < r.tried.size(); ++k) {
+            if (k)
+                out << ',';
+            out.jsonString(r.tried[k]);
+        }
+        out << "]}";
+    }
+    out << ']';
+}
+
+void printBinariesText(Output& out, const std::vector<symbolize::BinaryRow>& rows, int64_t total)
+{
+    size_t problems = 0;
+    for (const auto& r : rows)
+        problems += symbolize::isProblem(r.state);
+    out << "Binaries:      " << uint64_t(rows.size());
+    if (!rows.empty())
+        out << ", " << uint64_t(problems) << " with problems (listed first, hottest first)";
+    out << '\n';
+    if (rows.empty())
+        return;
+    size_t statusWidth = 6;
+    for (const auto& r : rows)
+        statusWidth = std::max(statusWidth, std::strlen(symbolize::binaryStateName(r.state)));
+    out << "  " << "STATUS" << std::string(statusWidth - 6, ' ') << "     SELF    TOTAL  SYMBOLIZED  BINARY\n";
+    for (const auto& r : rows) {
+        const std::string status = symbolize::binaryStateName(r.state);
+        out << "  " << status << std::string(statusWidth - status.size(), ' ') << ' ';
+        out.padLeft(share(r.self, total), 8) << ' ';
+        out.padLeft(share(r.total, total), 8) << ' ';
+        out.padLeft(std::to_string(r.symbolized) + "/" + std::to_string(r.locations), 11) << "  " << r.name << '\n';
+        const std::string indent(statusWidth + 3, ' ');
+        out << indent << "build ID " << (r.buildId.empty() ? std::string("(none)") : r.buildId) << ", path "
+            << (r.path.empty() ? std::string("(none)") : r.path) << '\n';
+        if (!r.detail.empty())
+            out << indent << r.detail << '\n';
+    }
+}
+
+int runInfo(const std::string& path, const LoadOptions& loadOptions, bool json, const symbolize::SymbolizeOptions& options)
 {
     int rc = ExitOk;
     ProfileFormat format = ProfileFormat::Unknown;
-    const auto profile = load(path, options, &rc, &format);
+    auto profile = load(path, loadOptions, &rc, &format);
     if (!profile)
         return rc;
     const Profile& p = *profile;
@@ -190,6 +284,21 @@ int runInfo(const std::string& path, const LoadOptions& options, bool json)
     const bool hasTypes = !p.sampleTypes.empty();
     const size_t defaultType = hasTypes ? std::min(p.defaultSampleType, p.sampleTypes.size() - 1) : 0;
     const auto mappingId = [&](size_t i) { return p.mappings[i].sourceId ? p.mappings[i].sourceId : uint64_t(i + 1); };
+
+    // The binaries panel's rows: a symbolization pass over a copy (for its report only; the
+    // counts above are of the file as it is).
+    std::vector<symbolize::BinaryRow> binaries;
+    const int64_t binariesTotal = hasTypes ? p.totalValue(defaultType) : 0;
+    if (!p.mappings.empty()) {
+        Profile copy = p;
+        auto report = [&] {
+            StderrProgress progress("info");
+            return symbolize::symbolizeProfile(copy, options, &progress);
+        }();
+        if (!report)
+            return inputError(path, report.error().message);
+        binaries = symbolize::triageBinaries(copy, &*report, defaultType);
+    }
 
     Output out;
     if (json) {
@@ -239,7 +348,9 @@ int runInfo(const std::string& path, const LoadOptions& options, bool json)
             out << ",\"start\":" << m.start << ",\"limit\":" << m.limit << ",\"offset\":" << m.offset
                 << ",\"locations\":" << counts[i].locations << ",\"symbolized\":" << counts[i].symbolized << '}';
         }
-        out << "]}\n";
+        out << ']';
+        printBinariesJson(out, binaries, binariesTotal);
+        out << "}\n";
         return ExitOk;
     }
 
@@ -286,6 +397,7 @@ int runInfo(const std::string& path, const LoadOptions& options, bool json)
         out << ", [" << hex(m.start) << ", " << hex(m.limit) << ") offset " << hex(m.offset) << ", symbolized "
             << counts[i].symbolized << " of " << counts[i].locations << " locations\n";
     }
+    printBinariesText(out, binaries, binariesTotal);
     return ExitOk;
 }
 
@@ -375,7 +487,10 @@ int runCollapse(const std::string& path, const LoadOptions& options, const std::
 
 int runHeadlessCommand(std::string_view command, int argc, char** argv)
 {
-    static constexpr OptionSpec kInfo[] = { { "json", 0, false }, { "profile", 0, true }, { "help", 'h', false } };
+    static constexpr OptionSpec kInfo[] = { { "json", 0, false }, { "profile", 0, true }, { "help", 'h', false },
+        { "debug-dir", 0, true }, { "search-path", 0, true }, { "path-map", 0, true }, { "debuginfod", 0, true },
+        { "offline", 0, false }, { "debuginfod-timeout", 0, true }, { "debuginfod-cache", 0, true },
+        { "downloads", 0, true } };
     static constexpr OptionSpec kTop[] = { { "json", 0, false }, { "nodes", 'n', true }, { "sample-type", 0, true },
         { "profile", 0, true }, { "help", 'h', false } };
     static constexpr OptionSpec kCollapse[]
@@ -400,8 +515,29 @@ int runHeadlessCommand(std::string_view command, int argc, char** argv)
     if (!parseProfileOption(*args, &options.profileIndex, &error))
         return usageError(std::string(command) + ": " + error);
 
-    if (command == "info")
-        return runInfo(path, options, args->has("json"));
+    if (command == "info") {
+        symbolize::SymbolizeOptions symOptions;
+        auto debuginfod = debuginfodOptionsFrom(*args, &error);
+        if (!debuginfod)
+            return usageError("info: " + error);
+        symOptions.debuginfod = std::move(*debuginfod);
+        // Looking at a profile contacts no server unless asked to.
+        if (!args->has("debuginfod"))
+            symOptions.debuginfod.offline = true;
+        for (const auto& [name, value] : args->options) {
+            if (name == "debug-dir") {
+                symOptions.locator.debugDirs.push_back(value);
+            } else if (name == "search-path") {
+                symOptions.locator.searchDirs.push_back(value);
+            } else if (name == "path-map") {
+                auto map = symbolize::parsePathMap(value);
+                if (!map)
+                    return usageError("info: --path-map: " + map.error().message);
+                symOptions.locator.pathMaps.push_back(std::move(map).value());
+            }
+        }
+        return runInfo(path, options, args->has("json"), symOptions);
+    }
     if (command == "top") {
         int64_t count = 20;
         if (const auto n = args->value("nodes")) {

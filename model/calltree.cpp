@@ -1,7 +1,9 @@
 // Symbols and call trees. Values are summed per distinct stack first; the tree is then built
 // one depth at a time from each stack's sequence of symbol name ranks (see CallTree::build),
 // which numbers the nodes breadth-first with children in name order, so that children (and
-// whole depths) are consecutive ids.
+// whole depths) are consecutive ids. Big trees use several threads: the rank sequences are made
+// per chunk of stacks, and below the first levels each thread grows the subtrees of a range of
+// nodes, the threads in step level by level so that each level's nodes go straight to their place.
 #include "model/calltree.h"
 
 #include "model/frameformat.h"
@@ -10,6 +12,14 @@
 #include <algorithm>
 #include <cassert>
 #include <numeric>
+#include <atomic>
+#include <barrier>
+#include <bit>
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <system_error>
+#include <thread>
 #include <unordered_map>
 
 namespace symflame::model {
@@ -159,8 +169,207 @@ SymbolTable SymbolTable::build(const Profile& profile)
     return t;
 }
 
+namespace {
+
+/// One stack still going deeper while CallTree::build grows the tree a level at a time: the
+/// node it has reached, where its frame at the current level is in seq, how many frames follow,
+/// which stack it is, and a window of its next ranks copied from seq, so that seq (far too big
+/// for the cache, and read in no useful order) is touched once per kWindow levels rather than
+/// once per level. Items are copied once per level, so they are kept small (40 bytes): the
+/// value is looked up only where the stack ends, and totals are summed from self values at the
+/// end.
+struct Item {
+    uint32_t node;
+    uint32_t left; ///< frames after the current one
+    const uint32_t* at; ///< the current frame in seq
+    uint32_t stack; ///< index into value
+    uint32_t off; ///< the current frame's rank is window[off]
+    uint32_t window[kWindow];
+    uint32_t rank() const { return window[off]; }
+};
+
+void fillWindow(Item& it, const uint32_t* from)
+{
+    const uint32_t n = std::min<uint32_t>(kWindow, it.left + 1);
+    for (uint32_t k = 0; k < n; ++k)
+        it.window[k] = from[k];
+}
+
+/// Grows the tree below the items of one level, level after level. Node ids below base are
+/// nodes of a shared array (the levels built before the work was split; this grower owns the
+/// ones its items start at), ids from base on are its own nodes, local[id - base]. Each step
+/// makes the nodes of one depth, so a grower's nodes of one depth are consecutive.
+struct LevelGrower {
+    const int64_t* value = nullptr;
+    std::vector<CallTreeNode>* shared = nullptr;
+    uint32_t base = 0;
+    std::vector<CallTreeNode> local;
+    std::vector<uint32_t> depthStart; ///< index in local of each depth's first node, from firstDepth on
+    uint32_t firstDepth = 0;
+    std::vector<Item> level, next;
+    std::vector<uint64_t> keys;
+
+    CallTreeNode& node(uint32_t id) { return id < base ? (*shared)[id] : local[id - base]; }
+
+    /// Long runs (near the root, and along a hot path, most items of a level are one run) are
+    /// sorted by their rank bytes, least significant first: each pass is stable, so equal ranks
+    /// keep their index order, as sorting the (rank, index) keys would.
+    static constexpr size_t kRadixFrom = 1024;
+    uint32_t rankBits = 32; ///< bits that a rank can use
+    std::vector<uint64_t> scratch;
+    void radixSortByRank()
+    {
+        scratch.resize(keys.size());
+        for (uint32_t shift = 32; shift < 32 + rankBits; shift += 8) {
+            size_t count[257] = {};
+            for (const uint64_t k : keys)
+                ++count[((k >> shift) & 0xff) + 1];
+            for (size_t b = 1; b < 257; ++b)
+                count[b] += count[b - 1];
+            for (const uint64_t k : keys)
+                scratch[count[(k >> shift) & 0xff]++] = k;
+            keys.swap(scratch);
+        }
+    }
+
+    /// Makes the nodes of the next depth from level; returns the number of items visited.
+    size_t step(uint32_t depth)
+    {
+        if (depthStart.empty())
+            firstDepth = depth;
+        depthStart.push_back(static_cast<uint32_t>(local.size()));
+        next.clear();
+        constexpr size_t kPrefetch = 64;
+        for (size_t i = 0; i < level.size();) {
+            // The run of items at one node, visited in rank order. Near the root most of a run
+            // goes on to the same child, so the run is checked as it is found; else (rank,
+            // index) keys are sorted rather than the wide items.
+            const uint32_t parent = level[i].node;
+            size_t j = i + 1;
+            bool sorted = true;
+            for (uint32_t prev = level[i].rank(); j < level.size() && level[j].node == parent; ++j) {
+                const uint32_t r = level[j].rank();
+                sorted = sorted && prev <= r;
+                prev = r;
+            }
+            const size_t runLength = j - i;
+            if (!sorted) {
+                keys.resize(runLength);
+                for (size_t k = 0; k < runLength; ++k)
+                    keys[k] = (uint64_t(level[i + k].rank()) << 32) | k;
+                if (runLength <= 16) {
+                    for (size_t a = 1; a < runLength; ++a)
+                        for (size_t b = a; b > 0 && keys[b] < keys[b - 1]; --b)
+                            std::swap(keys[b], keys[b - 1]);
+                } else if (runLength < kRadixFrom) {
+                    std::sort(keys.begin(), keys.end());
+                } else {
+                    radixSortByRank();
+                }
+            }
+            const auto itemAt
+                = [&](size_t r) -> const Item& { return level[i + (sorted ? r : size_t(keys[r] & 0xffffffffu))]; };
+            const auto firstChild = static_cast<uint32_t>(base + local.size());
+            uint32_t previousRank = 0;
+            for (size_t r = 0; r < runLength; ++r) {
+                // Ahead in storage order, across runs: most runs deep in a tree are one item.
+                if (i + r + kPrefetch < level.size()) {
+                    const Item& ahead = level[i + r + kPrefetch];
+                    if (ahead.off + 1 == kWindow)
+                        prefetch(ahead.at + 1);
+                }
+                const Item& it = itemAt(r);
+                const uint32_t rank = it.rank();
+                if (r == 0 || rank != previousRank) {
+                    CallTreeNode n;
+                    n.symbol = SymbolId(rank); // turned into the symbol at the end
+                    n.parent = NodeId(parent);
+                    n.depth = depth;
+                    local.push_back(n);
+                    previousRank = rank;
+                }
+                if (it.left == 0) {
+                    local.back().self += value[it.stack];
+                } else {
+                    Item& n = next.emplace_back(it);
+                    n.node = static_cast<uint32_t>(base + local.size() - 1);
+                    ++n.at;
+                    --n.left;
+                    if (++n.off == kWindow) {
+                        n.off = 0;
+                        fillWindow(n, n.at);
+                    }
+                }
+            }
+            CallTreeNode& p = node(parent);
+            p.childrenBegin = firstChild;
+            p.childCount = static_cast<uint32_t>(base + local.size()) - firstChild;
+            i = j;
+        }
+        const size_t visited = level.size();
+        level.swap(next);
+        return visited;
+    }
+};
+
+/// Threads for a tree of itemCount frames: one below a size where starting threads costs more
+/// than it saves.
+unsigned threadsFor(size_t itemCount, unsigned requested)
+{
+    if (requested > 0)
+        return requested;
+    if (itemCount < (size_t(1) << 20))
+        return 1;
+    return std::clamp(std::thread::hardware_concurrency(), 1u, 8u);
+}
+
+/// Runs work(g) for every g in [0, n), each on a thread of its own (on this one when n is 1).
+/// Meanwhile this thread turns progress's cancellation into stop and calls report() every
+/// 20 ms. Returns false when cancelled.
+template <typename Work, typename Report>
+bool runOnThreads(unsigned n, Progress* progress, std::atomic<bool>& stop, Work&& work, Report&& report)
+{
+    if (n == 1) {
+        work(0u);
+        return !(progress && progress->isCancelled());
+    }
+    std::mutex mutex;
+    std::condition_variable finished;
+    unsigned running = n;
+    std::vector<std::thread> workers;
+    workers.reserve(n);
+    for (unsigned g = 0; g < n; ++g) {
+        const auto run = [&, g] {
+            work(g);
+            std::lock_guard lock(mutex);
+            --running;
+            finished.notify_all();
+        };
+        try {
+            workers.emplace_back(run);
+        } catch (const std::system_error&) {
+            run(); // no thread to be had: this one does that part
+        }
+    }
+    {
+        std::unique_lock lock(mutex);
+        while (running > 0) {
+            finished.wait_for(lock, std::chrono::milliseconds(20));
+            if (progress && progress->isCancelled())
+                stop.store(true, std::memory_order_relaxed);
+            if (progress && !stop.load(std::memory_order_relaxed))
+                report();
+        }
+    }
+    for (std::thread& t : workers)
+        t.join();
+    return !stop.load();
+}
+
+} // namespace
+
 CallTree CallTree::build(const Profile& profile, const SymbolTable& symbols, size_t sampleType, Direction direction,
-    Progress* progress, const StackFilter* filter)
+    Progress* progress, const StackFilter* filter, unsigned threads)
 {
     if (filter && filter->isIdentity())
         filter = nullptr;
@@ -194,168 +403,308 @@ CallTree CallTree::build(const Profile& profile, const SymbolTable& symbols, siz
         locRankBegin[l + 1] = static_cast<uint32_t>(locRanks.size());
     }
 
-    // One item per stack still going deeper: the node it has reached, where its frame at the
-    // current level is in seq, how many frames follow, which stack it is, and a window of its
-    // next ranks copied from seq, so that seq (far too big for the cache, and read in no useful
-    // order) is touched once per kWindow levels rather than once per level. Items are copied
-    // once per level, so they are kept small (40 bytes): the value is looked up only where the
-    // stack ends, and totals are summed from self values at the end.
-    struct Item {
-        uint32_t node;
-        uint32_t left; ///< frames after the current one
-        uint64_t pos; ///< index in seq of the current frame
-        uint32_t stack; ///< index into value
-        uint32_t off; ///< the current frame's rank is window[off]
-        uint32_t window[kWindow];
-        uint32_t rank() const { return window[off]; }
+    // Stacks are cut into consecutive chunks, one per thread, each with its own part of seq;
+    // the parts are then put back to back in stack order, as one thread would have made them.
+    const unsigned nThreads = threadsFor(profile.stackLocations.size(), threads);
+    struct Chunk {
+        size_t from = 0, to = 0; ///< stacks
+        std::vector<uint32_t> seq;
+        std::vector<Item> items; ///< into this chunk's seq (see below) and value
+        std::vector<int64_t> value;
+        int64_t rootSelf = 0, rootTotal = 0;
     };
-    auto fillWindow = [](Item& it, const uint32_t* from) {
-        const uint32_t n = std::min<uint32_t>(kWindow, it.left + 1);
-        for (uint32_t k = 0; k < n; ++k)
-            it.window[k] = from[k];
-    };
-    std::vector<uint32_t> seq;
-    seq.reserve(profile.stackLocations.size() + profile.stackLocations.size() / 8);
-    std::vector<Item> level, next;
-    std::vector<int64_t> value; // per item's stack
-    int64_t rootSelf = 0, rootTotal = 0;
-    constexpr size_t kCheckEvery = 1u << 15;
-    for (size_t s = 0; s < nStacks; ++s) {
-        if (progress && s % kCheckEvery == 0) {
-            if (progress->isCancelled())
-                return tree; // the root alone, total 0
-            progress->setProgress(s, 2 * nStacks);
-        }
-        const int64_t v = stackValue[s];
-        if (v == 0)
-            continue;
-        rootTotal += v;
-        const size_t begin = seq.size();
-        const auto locs = profile.stack(StackId(s));
-        auto append = [&](LocationId loc) {
-            const uint32_t b = locRankBegin[loc.index()], e = locRankBegin[loc.index() + 1];
-            seq.insert(seq.end(), locRanks.begin() + b, locRanks.begin() + e);
-        };
-        if (direction == Direction::TopDown)
-            for (size_t i = locs.size(); i-- > 0;)
-                append(locs[i]);
-        else
-            for (const LocationId loc : locs)
-                append(loc);
-        if (filter) {
-            const auto kept = filter->apply(seq.data() + begin, seq.size() - begin, direction == Direction::TopDown);
-            if (!kept) {
-                rootTotal -= v;
-                seq.resize(begin);
+    std::vector<Chunk> chunks(nThreads);
+    for (unsigned g = 0; g < nThreads; ++g) {
+        // By frames, so that each chunk has about the same work.
+        const uint64_t goal = uint64_t(profile.stackLocations.size()) * (g + 1) / nThreads;
+        chunks[g].from = g == 0 ? 0 : chunks[g - 1].to;
+        chunks[g].to = g + 1 == nThreads ? nStacks
+            : size_t(std::lower_bound(profile.stackBegin.begin() + chunks[g].from, profile.stackBegin.end() - 1, goal)
+                - profile.stackBegin.begin());
+    }
+    std::atomic<bool> stop { false };
+    std::atomic<size_t> stacksDone { 0 };
+    const bool cancelledEarly = !runOnThreads(nThreads, progress, stop, [&](unsigned g) {
+        Chunk& c = chunks[g];
+        std::vector<uint32_t>& seq = c.seq;
+        seq.reserve((profile.stackBegin[c.to] - profile.stackBegin[c.from]) * 9 / 8);
+        constexpr size_t kCheckEvery = 1u << 15;
+        for (size_t s = c.from; s < c.to; ++s) {
+            if ((s - c.from) % kCheckEvery == 0 && s > c.from) {
+                stacksDone.fetch_add(kCheckEvery, std::memory_order_relaxed);
+                if (stop.load(std::memory_order_relaxed) || (nThreads == 1 && cancelled()))
+                    return;
+            }
+            const int64_t v = stackValue[s];
+            if (v == 0)
+                continue;
+            c.rootTotal += v;
+            const size_t begin = seq.size();
+            const auto locs = profile.stack(StackId(s));
+            auto append = [&](LocationId loc) {
+                const uint32_t b = locRankBegin[loc.index()], e = locRankBegin[loc.index() + 1];
+                if (e - b == 1) // the usual location: one frame, no inline chain
+                    seq.push_back(locRanks[b]);
+                else
+                    seq.insert(seq.end(), locRanks.begin() + b, locRanks.begin() + e);
+            };
+            if (direction == Direction::TopDown)
+                for (size_t i = locs.size(); i-- > 0;)
+                    append(locs[i]);
+            else
+                for (const LocationId loc : locs)
+                    append(loc);
+            if (filter) {
+                const auto kept = filter->apply(seq.data() + begin, seq.size() - begin, direction == Direction::TopDown);
+                if (!kept) {
+                    c.rootTotal -= v;
+                    seq.resize(begin);
+                    continue;
+                }
+                seq.resize(begin + *kept);
+            }
+            if (seq.size() == begin) {
+                c.rootSelf += v; // an empty stack
                 continue;
             }
-            seq.resize(begin + *kept);
+            // seq may still move: node holds the offset (items start at the root, node 0) until
+            // the chunk is complete.
+            Item it { static_cast<uint32_t>(begin), static_cast<uint32_t>(seq.size() - begin - 1), nullptr,
+                static_cast<uint32_t>(c.value.size()), 0, {} };
+            fillWindow(it, seq.data() + begin);
+            c.items.push_back(it);
+            c.value.push_back(v);
         }
-        if (seq.size() == begin) {
-            rootSelf += v; // an empty stack
-            continue;
-        }
-        Item it { 0, static_cast<uint32_t>(seq.size() - begin - 1), begin, static_cast<uint32_t>(value.size()), 0, {} };
-        fillWindow(it, seq.data() + begin);
-        level.push_back(it);
-        value.push_back(v);
-    }
+    }, [&] { progress->setProgress(stacksDone.load(std::memory_order_relaxed), 2 * nStacks); });
+    if (cancelledEarly || cancelled())
+        return tree; // the root alone, total 0
     std::vector<uint32_t>().swap(locRanks);
+
+    // The chunks' items in stack order, pointing into the chunks' seq (kept until the end).
+    LevelGrower top; // the levels before the work is split, and all of them on one thread
+    std::vector<int64_t> value; // per item's stack
+    int64_t rootSelf = 0, rootTotal = 0;
+    size_t itemsTotal = 0;
+    {
+        size_t itemCount = 0;
+        std::vector<size_t> itemAt(nThreads);
+        for (unsigned g = 0; g < nThreads; ++g) {
+            itemAt[g] = itemCount;
+            itemCount += chunks[g].items.size();
+            itemsTotal += chunks[g].seq.size();
+            rootSelf += chunks[g].rootSelf;
+            rootTotal += chunks[g].rootTotal;
+        }
+        const auto place = [&](unsigned g) {
+            Chunk& c = chunks[g];
+            for (size_t i = 0; i < c.items.size(); ++i) {
+                Item& it = c.items[i];
+                it.at = c.seq.data() + it.node;
+                it.node = 0;
+                it.stack += static_cast<uint32_t>(itemAt[g]);
+            }
+            if (nThreads > 1) {
+                std::copy(c.items.begin(), c.items.end(), top.level.begin() + itemAt[g]);
+                std::copy(c.value.begin(), c.value.end(), value.begin() + itemAt[g]);
+                std::vector<Item>().swap(c.items);
+                std::vector<int64_t>().swap(c.value);
+            }
+        };
+        if (nThreads == 1) {
+            place(0);
+            top.level = std::move(chunks[0].items);
+            value = std::move(chunks[0].value);
+        } else {
+            top.level.resize(itemCount);
+            value.resize(itemCount);
+            runOnThreads(nThreads, nullptr, stop, place, [] {});
+        }
+    }
 
     // 3. Level by level. `level` is sorted by the node each stack has reached; those nodes are
     // the previous level's, numbered in order. Visiting each node's run of items in rank order
     // and giving every distinct rank a new node numbers the next level breadth-first with
     // children in name order, without a hash table: the work is sequential except for
     // refilling an item's window from seq, which is prefetched a few items ahead.
-    std::vector<CallTreeNode>& nodes = tree.m_nodes;
-    nodes[0].self = rootSelf;
-    next.reserve(level.size());
-
+    //
+    // With several threads, the first levels are built here until a level has enough nodes to
+    // share out; then each thread grows the subtrees below a consecutive range of that level's
+    // nodes. Breadth-first order is kept when each depth lists the first thread's nodes, then
+    // the second's, and so on, since their parents are in that order too.
     size_t itemsDone = 0;
-    const size_t itemsTotal = seq.size();
-    constexpr size_t kPrefetch = 64;
-    std::vector<uint64_t> keys;
-    for (uint32_t depth = 1; !level.empty(); ++depth) {
-        next.clear();
-        for (size_t i = 0; i < level.size();) {
-            // The run of items at one node, visited in rank order. Near the root most of a run
-            // goes on to the same child, so the run is checked as it is found; else (rank,
-            // index) keys are sorted rather than the wide items.
-            const uint32_t parent = level[i].node;
-            size_t j = i + 1;
-            bool sorted = true;
-            for (uint32_t prev = level[i].rank(); j < level.size() && level[j].node == parent; ++j) {
-                const uint32_t r = level[j].rank();
-                sorted = sorted && prev <= r;
-                prev = r;
-            }
-            const size_t runLength = j - i;
-            if (!sorted) {
-                keys.resize(runLength);
-                for (size_t k = 0; k < runLength; ++k)
-                    keys[k] = (uint64_t(level[i + k].rank()) << 32) | k;
-                if (runLength <= 16) {
-                    for (size_t a = 1; a < runLength; ++a)
-                        for (size_t b = a; b > 0 && keys[b] < keys[b - 1]; --b)
-                            std::swap(keys[b], keys[b - 1]);
-                } else {
-                    std::sort(keys.begin(), keys.end());
-                }
-            }
-            const auto itemAt
-                = [&](size_t r) -> const Item& { return level[i + (sorted ? r : size_t(keys[r] & 0xffffffffu))]; };
-            const auto firstChild = static_cast<uint32_t>(nodes.size());
-            uint32_t previousRank = 0;
-            for (size_t r = 0; r < runLength; ++r) {
-                // Ahead in storage order, across runs: most runs deep in a tree are one item.
-                if (i + r + kPrefetch < level.size()) {
-                    const Item& ahead = level[i + r + kPrefetch];
-                    if (ahead.off + 1 == kWindow)
-                        prefetch(seq.data() + ahead.pos + 1);
-                }
-                const Item& it = itemAt(r);
-                const uint32_t rank = it.rank();
-                if (r == 0 || rank != previousRank) {
-                    CallTreeNode n;
-                    n.symbol = SymbolId(rank); // turned into the symbol at the end
-                    n.parent = NodeId(parent);
-                    n.depth = depth;
-                    nodes.push_back(n);
-                    previousRank = rank;
-                }
-                if (it.left == 0) {
-                    nodes.back().self += value[it.stack];
-                } else {
-                    Item& n = next.emplace_back(it);
-                    n.node = static_cast<uint32_t>(nodes.size() - 1);
-                    ++n.pos;
-                    --n.left;
-                    if (++n.off == kWindow) {
-                        n.off = 0;
-                        fillWindow(n, seq.data() + n.pos);
-                    }
-                }
-            }
-            nodes[parent].childrenBegin = firstChild;
-            nodes[parent].childCount = static_cast<uint32_t>(nodes.size()) - firstChild;
-            itemsDone += j - i;
-            i = j;
-        }
+    top.value = value.data();
+    const auto rankBits = static_cast<uint32_t>(std::max<int>(1, std::bit_width(std::max<size_t>(symbols.size(), 1) - 1)));
+    top.rankBits = rankBits;
+    top.local = std::move(tree.m_nodes); // base 0: the grower's nodes are the tree's
+    // Room for a node per frame (the most there can be) is only address space until it is
+    // used, and saves copying the nodes each time the array would grow.
+    constexpr size_t kMaxReserved = size_t(64) << 20;
+    top.local.reserve(std::min(itemsTotal + 1, kMaxReserved));
+    top.local[0].self = rootSelf;
+    top.next.reserve(nThreads == 1 ? top.level.size() : 0);
+    uint32_t depth = 1;
+    const auto shareOut = [&] {
+        // Enough nodes at the level just made that every thread gets several subtrees.
+        return nThreads > 1 && top.local.size() - top.depthStart.back() >= 64 * size_t(nThreads);
+    };
+    for (; !top.level.empty(); ++depth) {
+        itemsDone += top.step(depth);
         if (cancelled()) {
-            nodes.resize(1);
-            nodes[0] = CallTreeNode {};
+            tree.m_nodes.assign(1, CallTreeNode {});
             return tree;
         }
         if (progress)
             progress->setProgress(nStacks + nStacks * itemsDone / std::max<size_t>(itemsTotal, 1), 2 * nStacks);
-        level.swap(next);
+        if (shareOut()) {
+            ++depth;
+            break;
+        }
+    }
+    std::vector<CallTreeNode>& shared = top.local;
+
+    std::vector<CallTreeNode>& nodes = shared;
+    if (!top.level.empty()) {
+        // Consecutive runs of items (by node) with about the same number of frames left each,
+        // one per thread: each grows the subtrees below its nodes. Level by level, in step: a
+        // thread makes its nodes of the level in a buffer of its own; once all have, the
+        // level's place in the tree is known (the first thread's nodes, then the second's...,
+        // as their parents are in that order) and each copies its nodes there.
+        const std::vector<Item>& items = top.level;
+        uint64_t framesLeft = 0;
+        for (const Item& it : items)
+            framesLeft += it.left + 1;
+        std::vector<LevelGrower> growers(nThreads);
+        size_t from = 0;
+        uint64_t framesBefore = 0;
+        for (unsigned g = 0; g < nThreads; ++g) {
+            size_t to = from;
+            const uint64_t goal = framesLeft * (g + 1) / nThreads;
+            while (to < items.size() && (g + 1 == nThreads || framesBefore < goal)) {
+                const uint32_t node = items[to].node;
+                for (; to < items.size() && items[to].node == node; ++to)
+                    framesBefore += items[to].left + 1;
+            }
+            LevelGrower& grower = growers[g];
+            grower.value = value.data();
+            grower.shared = &nodes;
+            grower.rankBits = rankBits;
+            grower.level.assign(items.begin() + from, items.begin() + to);
+            grower.next.reserve(grower.level.size());
+            from = to;
+        }
+        std::vector<Item>().swap(top.level);
+        std::vector<Item>().swap(top.next);
+
+        std::atomic<size_t> doneItems { itemsDone };
+        std::vector<uint32_t> offset(nThreads); // where each thread's nodes of the level go
+        std::atomic<bool> finished { false };
+        uint32_t levelDepth = depth;
+        for (LevelGrower& g : growers)
+            g.base = static_cast<uint32_t>(nodes.size());
+        std::barrier made(static_cast<std::ptrdiff_t>(nThreads), [&]() noexcept {
+            // Every thread made its nodes of the level: place them, grow the tree to hold them.
+            size_t cursor = nodes.size();
+            bool more = false;
+            for (unsigned g = 0; g < nThreads; ++g) {
+                offset[g] = static_cast<uint32_t>(cursor);
+                cursor += growers[g].local.size();
+                more = more || !growers[g].level.empty();
+            }
+            nodes.resize(cursor);
+            finished.store(!more || stop.load(std::memory_order_relaxed));
+        });
+        std::barrier placed(static_cast<std::ptrdiff_t>(nThreads), [&]() noexcept {
+            ++levelDepth;
+            for (LevelGrower& g : growers)
+                g.base = static_cast<uint32_t>(nodes.size());
+        });
+        const auto work = [&](unsigned t) {
+            LevelGrower& g = growers[t];
+            for (;;) {
+                g.local.clear();
+                if (!g.level.empty() && !stop.load(std::memory_order_relaxed))
+                    doneItems.fetch_add(g.step(levelDepth), std::memory_order_relaxed);
+                made.arrive_and_wait();
+                // Ids the step gave (base + index in local) become offset + index.
+                const uint32_t shift = offset[t] - g.base;
+                for (size_t i = 0; i < g.local.size(); ++i) {
+                    const CallTreeNode& n = g.local[i];
+                    if (i == 0 || g.local[i - 1].parent != n.parent)
+                        nodes[n.parent.index()].childrenBegin += shift;
+                    nodes[offset[t] + i] = n;
+                }
+                for (Item& it : g.level)
+                    it.node += shift;
+                if (finished.load())
+                    return;
+                placed.arrive_and_wait();
+            }
+        };
+        // Every thread must start before any waits for the others; when one cannot, the ones
+        // started leave at once and this thread grows everything alone.
+        std::mutex gateMutex;
+        std::condition_variable gateChanged;
+        enum class Gate { Closed, Open, Abandoned } gate = Gate::Closed;
+        std::vector<std::thread> threads;
+        threads.reserve(nThreads);
+        for (unsigned t = 0; t < nThreads; ++t) {
+            try {
+                threads.emplace_back([&, t] {
+                    {
+                        std::unique_lock lock(gateMutex);
+                        gateChanged.wait(lock, [&] { return gate != Gate::Closed; });
+                        if (gate == Gate::Abandoned)
+                            return;
+                    }
+                    work(t);
+                });
+            } catch (const std::system_error&) {
+                break;
+            }
+        }
+        const bool allStarted = threads.size() == nThreads;
+        {
+            std::lock_guard lock(gateMutex);
+            gate = allStarted ? Gate::Open : Gate::Abandoned;
+        }
+        gateChanged.notify_all();
+        if (allStarted) {
+            // This thread reports progress and passes cancellation on meanwhile.
+            for (std::thread& th : threads) {
+                while (progress && !finished.load()) {
+                    if (progress->isCancelled())
+                        stop.store(true, std::memory_order_relaxed);
+                    progress->setProgress(
+                        nStacks + nStacks * doneItems.load() / std::max<size_t>(itemsTotal, 1), 2 * nStacks);
+                    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+                }
+                th.join();
+            }
+        } else {
+            for (std::thread& th : threads)
+                th.join();
+            LevelGrower& one = growers[0];
+            for (unsigned t = 1; t < nThreads; ++t)
+                one.level.insert(one.level.end(), growers[t].level.begin(), growers[t].level.end());
+            one.base = static_cast<uint32_t>(nodes.size());
+            for (uint32_t d = depth; !one.level.empty() && !cancelled(); ++d) {
+                one.local.clear();
+                one.step(d);
+                nodes.insert(nodes.end(), one.local.begin(), one.local.end());
+                one.base = static_cast<uint32_t>(nodes.size());
+            }
+            if (cancelled())
+                stop.store(true);
+        }
+        if (stop.load()) {
+            tree.m_nodes.assign(1, CallTreeNode {});
+            return tree;
+        }
     }
 
-    // Children come after their parents, so one backward pass sums the totals. Children are
-    // the id range [childrenBegin, childrenBegin + childCount), so m_children is the identity;
-    // a node without children gets childrenBegin 0.
-    const size_t n = nodes.size();
-    for (size_t i = n; i-- > 1;) {
+    // Totals (children come after their parents, so one backward pass), symbols from ranks,
+    // childrenBegin 0 for leaves.
+    for (size_t i = nodes.size(); i-- > 1;) {
         CallTreeNode& node = nodes[i];
         node.total += node.self;
         nodes[node.parent.index()].total += node.total;
@@ -366,6 +715,8 @@ CallTree CallTree::build(const Profile& profile, const SymbolTable& symbols, siz
     nodes[0].total += nodes[0].self;
     assert(nodes[0].total == rootTotal);
     (void)rootTotal;
+    tree.m_nodes = std::move(nodes);
+    const size_t n = tree.m_nodes.size();
     tree.m_children.resize(n);
     for (size_t i = 0; i < n; ++i)
         tree.m_children[i] = NodeId(static_cast<uint32_t>(i));

@@ -86,9 +86,11 @@ public:
     /// id range. When progress reports cancellation the result is a tree of the root alone with
     /// total 0; callers check progress->isCancelled(). An out-of-range sampleType gives the same.
     /// A filter (focus, ignore, hide, collapsed recursion, sandwich) reshapes every stack first.
+    /// Big trees are grown on several threads (threads 0: one per core, at most 8, and one for
+    /// small trees); the result is the same for every number of threads.
     static CallTree build(const Profile& profile, const SymbolTable& symbols, size_t sampleType,
                           Direction direction = Direction::TopDown, Progress* progress = nullptr,
-                          const StackFilter* filter = nullptr);
+                          const StackFilter* filter = nullptr, unsigned threads = 0);
 
     NodeId root() const { return NodeId(0u); }
     size_t size() const { return m_nodes.size(); }

@@ -52,11 +52,11 @@ struct UnitFamily {
 
 constexpr std::array<UnitScale, 6> kByteScales { {
     { "B", 1.0 },
-    { "kB", 1024.0 },
-    { "MB", 1024.0 * 1024 },
-    { "GB", 1024.0 * 1024 * 1024 },
-    { "TB", 1024.0 * 1024 * 1024 * 1024 },
-    { "PB", 1024.0 * 1024 * 1024 * 1024 * 1024 },
+    { "KiB", 1024.0 },
+    { "MiB", 1024.0 * 1024 },
+    { "GiB", 1024.0 * 1024 * 1024 },
+    { "TiB", 1024.0 * 1024 * 1024 * 1024 },
+    { "PiB", 1024.0 * 1024 * 1024 * 1024 * 1024 },
 } };
 constexpr std::array<UnitScale, 5> kTimeScales { {
     { "ns", 1.0 },
@@ -70,11 +70,11 @@ constexpr std::array<UnitScale, 5> kTimeScales { {
 // characters, dropping one trailing 's'), as pprof accepts them.
 constexpr std::array<UnitFamily, 6> kByteUnits { {
     { { "b", "byte" }, 0 },
-    { { "kb", "kbyte", "kilobyte" }, 1 },
-    { { "mb", "mbyte", "megabyte" }, 2 },
-    { { "gb", "gbyte", "gigabyte" }, 3 },
-    { { "tb", "tbyte", "terabyte" }, 4 },
-    { { "pb", "pbyte", "petabyte" }, 5 },
+    { { "kb", "kib", "kbyte", "kilobyte", "kibibyte" }, 1 },
+    { { "mb", "mib", "mbyte", "megabyte", "mebibyte" }, 2 },
+    { { "gb", "gib", "gbyte", "gigabyte", "gibibyte" }, 3 },
+    { { "tb", "tib", "tbyte", "terabyte", "tebibyte" }, 4 },
+    { { "pb", "pib", "pbyte", "petabyte", "pebibyte" }, 5 },
 } };
 constexpr std::array<UnitFamily, 5> kTimeUnits { {
     { { "ns", "nanosecond" }, 0 },

@@ -15,10 +15,10 @@ std::string_view baseName(std::string_view path);
 /// address - start + offset) when the location has a mapping with a file, else "0xaddress".
 std::string unsymbolizedName(const Profile& profile, const Location& location);
 
-/// A value with its unit, scaled for reading: "1.25s", "340ms", "12.5MB", "1234". Time units
-/// scale ns/us/ms/s/hrs, byte units 1024-based B/kB/MB/GB/TB/PB (as pprof scales them, with at
-/// most two decimals and trailing zeros dropped); count-like units ("count", "samples", none)
-/// print the plain integer; other units print as "12 widgets".
+/// A value with its unit, scaled for reading: "1.25s", "340ms", "12.5MiB", "1234". Time units
+/// scale ns/us/ms/s/hrs, byte units 1024-based B/KiB/MiB/GiB/TiB/PiB (where pprof, scaling the
+/// same way, says kB/MB/...), with at most two decimals and trailing zeros dropped; count-like
+/// units ("count", "samples", none) print the plain integer; other units print as "12 widgets".
 std::string formatValue(int64_t value, std::string_view unit);
 
 } // namespace symflame::model

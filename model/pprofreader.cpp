@@ -17,11 +17,15 @@
 #include "model/protowire.h"
 
 #include <algorithm>
+#include <atomic>
+#include <cmath>
 #include <bit>
 #include <cstring>
 #include <limits>
 #include <optional>
 #include <string>
+#include <system_error>
+#include <thread>
 
 namespace symflame::model {
 
@@ -432,6 +436,8 @@ private:
             case kSample:
                 if (m_sampleCount == 0)
                     m_samplesBegin = f.offset;
+                if (m_sampleCount % kSampleMarkEvery == 0)
+                    m_sampleMarks.push_back({ m_sampleCount, f.offset });
                 m_samplesEnd = static_cast<size_t>(f.bytes.data() + f.bytes.size() - m_origin);
                 ++m_sampleCount;
                 break;
@@ -786,26 +792,29 @@ private:
         return wrongType(kSampleSchema, f.bytes, sf, "varint or length-delimited");
     }
 
-    Status decodeSamples()
+    /// Decodes the sample fields in [begin, end) of the input (the first is sample number
+    /// firstIndex, for messages) into p's samples, stacks and labels. Stops with a Cancelled
+    /// error when stop is set; reports progress only when progress is given.
+    Status decodeSampleRange(Profile& p, size_t begin, size_t end, size_t firstIndex, size_t count,
+        const std::atomic<bool>& stop, Progress* progress) const
     {
-        Profile& p = m_profile;
-        const size_t nTypes = p.sampleTypes.size();
-        if (m_sampleCount > 0 && nTypes == 0)
-            return invalid("profile has samples but no sample types");
-        if (m_sampleCount == 0)
-            return Status::success();
-        if (m_progress)
-            m_progress->setStage("reading samples");
-        p.sampleStacks.reserve(m_sampleCount);
-        p.sampleValues.reserve(m_sampleCount * nTypes);
+        const size_t nTypes = m_profile.sampleTypes.size();
+        p.sampleStacks.reserve(count);
+        p.sampleValues.reserve(count * nTypes);
+        // Room for as many frames as the bytes could hold (a location id takes at least one):
+        // address space only until used, and no copying each time the array would grow.
+        constexpr size_t kMaxReservedFrames = size_t(1) << 28;
+        p.stackLocations.reserve(std::min(end - begin, kMaxReservedFrames));
+        p.stackBegin.reserve(count + 1);
 
         std::vector<LocationId> stack(256);
         std::vector<Label> sampleLabels;
         RawStackCache rawStacks(m_origin);
-        Decoder top(m_data.subspan(m_samplesBegin, m_samplesEnd - m_samplesBegin), m_origin);
+        Decoder top(m_data.subspan(begin, end - begin), m_origin);
         Field f;
         Field sf;
-        size_t index = 0;
+        size_t index = firstIndex;
+        size_t local = 0; // index - firstIndex: the sample's row in p
         while (top.next(f)) {
             if (f.number != kSample)
                 continue;
@@ -887,21 +896,104 @@ private:
             p.sampleStacks.push_back(stackId);
 
             if (!sampleLabels.empty() && p.labelBegin.empty())
-                p.labelBegin.assign(index + 1, 0); // the first labelled sample: earlier ones have none
+                p.labelBegin.assign(local + 1, 0); // the first labelled sample: earlier ones have none
             if (!p.labelBegin.empty()) {
                 p.labels.insert(p.labels.end(), sampleLabels.begin(), sampleLabels.end());
                 p.labelBegin.push_back(static_cast<uint32_t>(p.labels.size()));
             }
 
             ++index;
-            if ((index & 0xffff) == 0 && m_progress) {
-                if (m_progress->isCancelled())
+            ++local;
+            if ((index & 0xffff) == 0) {
+                if (stop.load(std::memory_order_relaxed) || (progress && progress->isCancelled()))
                     return makeError(ErrorCode::Cancelled, "cancelled");
-                m_progress->setProgress(index, m_sampleCount);
+                if (progress)
+                    progress->setProgress(index, m_sampleCount);
             }
         }
+        return Status::success();
+    }
+
+    /// The samples, in two halves on two threads when there are many: the second half's stacks
+    /// go to a profile of their own, then are interned into the first's in the order they
+    /// first occur, which gives every stack the id one pass would have given it.
+    Status decodeSamples()
+    {
+        Profile& p = m_profile;
+        const size_t nTypes = p.sampleTypes.size();
+        if (m_sampleCount > 0 && nTypes == 0)
+            return invalid("profile has samples but no sample types");
+        if (m_sampleCount == 0)
+            return Status::success();
         if (m_progress)
-            m_progress->setProgress(index, m_sampleCount);
+            m_progress->setStage("reading samples");
+        std::atomic<bool> stop { false };
+        // The mark nearest the middle, if the work is worth a thread.
+        const SampleMark* mid = nullptr;
+        if (m_sampleCount >= kParallelSamples && std::thread::hardware_concurrency() > 1)
+            for (const SampleMark& m : m_sampleMarks)
+                if (!mid || std::abs(double(m.index) - double(m_sampleCount) / 2) < std::abs(double(mid->index) - double(m_sampleCount) / 2))
+                    mid = &m;
+        if (!mid || mid->index == 0) {
+            Status st = decodeSampleRange(p, m_samplesBegin, m_samplesEnd, 0, m_sampleCount, stop, m_progress);
+            if (st && m_progress)
+                m_progress->setProgress(m_sampleCount, m_sampleCount);
+            return st;
+        }
+        // The first half's arrays also take the second's new stacks.
+        p.stackLocations.reserve(std::min(m_samplesEnd - m_samplesBegin, size_t(1) << 28));
+        p.stackBegin.reserve(m_sampleCount + 1);
+        Profile second;
+        Status secondStatus = Status::success();
+        const auto decodeSecond = [&] {
+            secondStatus = decodeSampleRange(
+                second, mid->offset, m_samplesEnd, mid->index, m_sampleCount - mid->index, stop, nullptr);
+            if (!secondStatus)
+                stop.store(true);
+        };
+        std::thread worker;
+        try {
+            worker = std::thread(decodeSecond);
+        } catch (const std::system_error&) {
+        }
+        Status firstStatus = decodeSampleRange(p, m_samplesBegin, mid->offset, 0, mid->index, stop, m_progress);
+        if (!firstStatus)
+            stop.store(true);
+        if (worker.joinable())
+            worker.join();
+        else if (firstStatus)
+            decodeSecond(); // no thread to be had: the second half after the first
+        // The first half's error comes first, as it would reading in order; a Cancelled of the
+        // first half stopped by the second's error is not one.
+        if (!firstStatus && !(firstStatus.error().code == ErrorCode::Cancelled && !secondStatus))
+            return firstStatus;
+        if (!secondStatus)
+            return secondStatus;
+        if (m_progress && m_progress->isCancelled())
+            return makeError(ErrorCode::Cancelled, "cancelled");
+
+        std::vector<StackId> idOf(second.stackCount());
+        for (size_t s = 0; s < idOf.size(); ++s) {
+            const auto locs = second.stack(StackId(s));
+            if (p.stackLocations.size() + locs.size() >= std::numeric_limits<uint32_t>::max())
+                return makeError(ErrorCode::TooLarge, "too many distinct stack frames (over 4 billion)");
+            idOf[s] = p.internStack(locs);
+        }
+        const size_t firstCount = p.sampleStacks.size();
+        p.sampleStacks.reserve(firstCount + second.sampleStacks.size());
+        for (const StackId s : second.sampleStacks)
+            p.sampleStacks.push_back(idOf[s.index()]);
+        p.sampleValues.insert(p.sampleValues.end(), second.sampleValues.begin(), second.sampleValues.end());
+        if (!second.labelBegin.empty() || !p.labelBegin.empty()) {
+            if (p.labelBegin.empty())
+                p.labelBegin.assign(firstCount + 1, 0);
+            const auto base = static_cast<uint32_t>(p.labels.size());
+            p.labels.insert(p.labels.end(), second.labels.begin(), second.labels.end());
+            for (size_t i = 0; i < second.sampleStacks.size(); ++i)
+                p.labelBegin.push_back(base + (second.labelBegin.empty() ? 0 : second.labelBegin[i + 1]));
+        }
+        if (m_progress)
+            m_progress->setProgress(m_sampleCount, m_sampleCount);
         return Status::success();
     }
 
@@ -920,6 +1012,14 @@ private:
     size_t m_fileStringCount = 0;
     std::vector<uint64_t> m_comments;
     size_t m_sampleCount = 0;
+    /// Where every kSampleMarkEvery-th sample starts, to split the samples between threads.
+    struct SampleMark {
+        size_t index;
+        size_t offset;
+    };
+    static constexpr size_t kSampleMarkEvery = 1u << 14;
+    static constexpr size_t kParallelSamples = 1u << 17;
+    std::vector<SampleMark> m_sampleMarks;
     size_t m_samplesBegin = 0;
     size_t m_samplesEnd = 0;
     uint64_t m_dropFrames = 0;

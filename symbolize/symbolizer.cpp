@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdio>
+#include <iterator>
 #include <map>
 #include <tuple>
 #include <mutex>
@@ -112,18 +114,37 @@ bool wantsDebuginfo(const LocateResult& r)
     }
 }
 
+// "3.1 of 12 MiB": bytes downloaded of the size, in the size's unit.
+std::string downloadedText(int64_t received, int64_t total)
+{
+    static const char* const units[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+    double scale = 1;
+    size_t u = 0;
+    for (const double big = double(std::max(received, total)); u + 1 < std::size(units) && big >= scale * 1024; ++u)
+        scale *= 1024;
+    const auto number = [&](int64_t v) {
+        char buf[32];
+        std::snprintf(buf, sizeof buf, u == 0 ? "%.0f" : "%.1f", double(v) / scale);
+        std::string s = buf;
+        if (s.size() > 2 && s.compare(s.size() - 2, 2, ".0") == 0)
+            s.resize(s.size() - 2);
+        return s;
+    };
+    return number(received) + " of " + number(total) + " " + units[u];
+}
+
 // Asks the servers for what the local search did not find: the executable when no local file
 // with the build ID exists, then the debuginfo when the binary has no DWARF. Every file used is
 // verified by DebuginfodClient (ELF, the build ID asked for).
 void fetchForJob(const Job& job, const DebugInfoLocator& locator, DebuginfodClient& client,
-    const std::atomic<bool>& cancel, JobResult& r)
+    const std::atomic<bool>& cancel, JobResult& r, const DebuginfodClient::ProgressFn& progress)
 {
     const auto note = [&](FetchKind kind, const FetchResult& f) {
         r.debuginfod += (r.debuginfod.empty() ? "" : "; ") + std::string(fetchKindName(kind)) + " " + f.summary();
     };
     if (r.located.status == LocateStatus::NotFound || r.located.status == LocateStatus::BuildIdMismatch
         || r.located.status == LocateStatus::InvalidFile) {
-        const FetchResult f = client.fetch(job.buildId, FetchKind::Executable, &cancel);
+        const FetchResult f = client.fetch(job.buildId, FetchKind::Executable, &cancel, progress);
         note(FetchKind::Executable, f);
         if (f.status != FetchStatus::Found)
             return;
@@ -136,7 +157,7 @@ void fetchForJob(const Job& job, const DebugInfoLocator& locator, DebuginfodClie
     }
     if (!wantsDebuginfo(r.located) || cancel.load())
         return;
-    const FetchResult f = client.fetch(job.buildId, FetchKind::Debuginfo, &cancel);
+    const FetchResult f = client.fetch(job.buildId, FetchKind::Debuginfo, &cancel, progress);
     note(FetchKind::Debuginfo, f);
     if (f.status != FetchStatus::Found)
         return;
@@ -181,9 +202,17 @@ model::Status fetchMissing(const std::vector<Job>& jobs, std::vector<JobResult>&
     std::atomic<size_t> next { 0 }, done { 0 };
     std::atomic<bool> cancel { false };
     std::atomic<unsigned> running { 0 };
+    // What each worker is fetching now, for the progress line: the binary and its bytes.
+    struct Slot {
+        std::string name;
+        int64_t received = 0, total = 0;
+        bool active = false;
+    };
+    const unsigned n = static_cast<unsigned>(std::min<size_t>(std::max(1u, options.parallelDownloads), order.size()));
     std::mutex mutex;
-    std::string current; // a binary being fetched now, for the progress line
-    const auto worker = [&] {
+    std::vector<Slot> slots(n);
+    std::string current; // the binary whose download started last
+    const auto worker = [&](unsigned t) {
         auto client = DebuginfodClient::create();
         for (size_t k; (k = next.fetch_add(1)) < order.size();) {
             const size_t j = order[k];
@@ -193,27 +222,34 @@ model::Status fetchMissing(const std::vector<Job>& jobs, std::vector<JobResult>&
                 {
                     std::lock_guard lock(mutex);
                     current = std::string(model::baseName(jobs[j].path.empty() ? jobs[j].buildId : jobs[j].path));
+                    slots[t] = Slot { current, 0, 0, true };
                 }
-                fetchForJob(jobs[j], locator, **client, cancel, results[j]);
+                fetchForJob(jobs[j], locator, **client, cancel, results[j], [&, t](int64_t received, int64_t total) {
+                    std::lock_guard lock(mutex);
+                    slots[t].received = received;
+                    slots[t].total = total;
+                });
+                std::lock_guard lock(mutex);
+                slots[t].active = false;
             }
             done.fetch_add(1);
         }
         running.fetch_sub(1);
     };
-    const unsigned n = static_cast<unsigned>(std::min<size_t>(std::max(1u, options.parallelDownloads), order.size()));
     std::vector<std::thread> pool;
     running.store(n);
     for (unsigned t = 0; t < n; ++t) {
         try {
-            pool.emplace_back(worker);
+            pool.emplace_back(worker, t);
         } catch (...) {
             running.fetch_sub(1);
         }
     }
     if (pool.empty()) {
         running.store(1);
-        worker();
+        worker(0);
     }
+    std::string lastStage;
     while (running.load() > 0) {
         if (progress) {
             if (progress->isCancelled())
@@ -221,10 +257,28 @@ model::Status fetchMissing(const std::vector<Job>& jobs, std::vector<JobResult>&
             std::string stage;
             {
                 std::lock_guard lock(mutex);
-                stage = "downloading debug info (" + std::to_string(done.load() + 1 > order.size() ? order.size() : done.load() + 1)
-                    + " of " + std::to_string(order.size()) + "): " + current;
+                // Bytes only of downloads with a known size: before libdebuginfod commits to a
+                // server its callback counts polling rounds, not bytes.
+                int64_t received = 0, total = 0;
+                std::string name = current;
+                for (const Slot& slot : slots) {
+                    if (!slot.active || slot.total <= 0)
+                        continue;
+                    if (total == 0)
+                        name = slot.name;
+                    received += slot.received;
+                    total += slot.total;
+                }
+                const size_t k = std::min(done.load() + 1, order.size());
+                stage = "downloading debug info for " + name + " (" + std::to_string(k) + " of "
+                    + std::to_string(order.size());
+                if (total > 0)
+                    stage += ", " + downloadedText(received, total);
+                stage += ')';
             }
-            progress->setStage(stage);
+            if (stage != lastStage)
+                progress->setStage(stage);
+            lastStage = stage;
             progress->setProgress(done.load(), order.size());
         }
         std::this_thread::sleep_for(std::chrono::milliseconds(40));

@@ -2,15 +2,42 @@
 // debug file lies in a directory added during the test, one whose local file has another build
 // ID, one missing; plus [vdso]. Statuses, reasons and order (symbolize::triageBinaries), the
 // table model (QAbstractItemModelTester), the panel's filter and build-ID check of a located
-// file, the upload command. Writes a screenshot to SYMFLAME_TEST_BINARY_DIR/binaries-panel.png.
+// file, the upload command; `symflame info`'s rows; in the main window, "Add search directory…"
+// flipping the status and the flame graph's labels, and the window staying responsive while slow
+// debuginfod downloads (from the fault-injecting server) run, with their bytes in the status
+// bar. Screenshots: SYMFLAME_TEST_BINARY_DIR/binaries-panel.png, window-binaries-*.png,
+// window-downloading.png.
+#include "debuginfod/faultyhttpserver.h"
 #include "symfixturehelpers.h"
 #include "symprofilehelpers.h"
 
+#include "model/profileio.h"
 #include "symbolize/binarytriage.h"
 #include "symbolize/symbolizer.h"
+#include "ui/binariesmodel.h"
 #include "ui/binariespanel.h"
+#include "ui/flamegraphwidget.h"
+#include "ui/mainwindow.h"
+#include "ui/symbolizesettings.h"
+#include "ui/topfunctionsmodel.h"
 
 #include <QAbstractItemModelTester>
+#include <QApplication>
+#include <QFileDialog>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QPushButton>
+#include <QDockWidget>
+#include <QElapsedTimer>
+#include <QLabel>
+#include <QStatusBar>
+#include <QRegularExpression>
+#include <QSet>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTimer>
 #include <QDir>
 #include <QFile>
 #include <QTableView>
@@ -28,6 +55,54 @@ const BinaryRow* rowNamed(const std::vector<BinaryRow>& rows, const std::string&
         if (r.name == name)
             return &r;
     return nullptr;
+}
+
+// Runs symflame with args; returns stdout, and the exit code in *code.
+QByteArray runSymflame(const QStringList& args, int* code)
+{
+    QProcess p;
+    p.start(QStringLiteral(SYMFLAME_EXECUTABLE), args);
+    if (!p.waitForFinished(120000)) {
+        *code = -1;
+        return {};
+    }
+    *code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    return p.readAllStandardOutput();
+}
+
+// Answers the next modal file dialog with path (a file or a directory), from the event loop
+// the dialog runs.
+void answerFileDialog(const QString& path, bool* answered)
+{
+    auto attempt = std::make_shared<std::function<void()>>();
+    *attempt = [path, answered, attempt] {
+        auto* dialog = qobject_cast<QFileDialog*>(QApplication::activeModalWidget());
+        if (!dialog) {
+            QTimer::singleShot(20, *attempt);
+            return;
+        }
+        dialog->setDirectory(QFileInfo(path).absolutePath());
+        dialog->selectFile(path);
+        *answered = true;
+        QMetaObject::invokeMethod(dialog, "accept");
+    };
+    QTimer::singleShot(0, *attempt);
+}
+
+// Functions of the unstripped binary as nm lists them (text symbols with a size).
+QSet<QString> nmFunctions(const QString& binary)
+{
+    QProcess nm;
+    nm.start(QStringLiteral(SYMFLAME_NM), { "--defined-only", "-S", binary });
+    QSet<QString> out;
+    if (!nm.waitForFinished(60000))
+        return out;
+    for (const QByteArray& line : nm.readAllStandardOutput().split('\n')) {
+        const QList<QByteArray> f = line.simplified().split(' ');
+        if (f.size() == 4 && (f[2] == "T" || f[2] == "t" || f[2] == "W" || f[2] == "w") && f[1].toULongLong(nullptr, 16) > 0)
+            out.insert(QString::fromUtf8(f[3]));
+    }
+    return out;
 }
 
 } // namespace
@@ -196,6 +271,264 @@ private slots:
         panel.show();
         QVERIFY(QTest::qWaitForWindowExposed(&panel));
         panel.grab().save(SYMFLAME_TEST_BINARY_DIR "/binaries-panel.png");
+    }
+
+    // `symflame info` prints the panel's rows: the same statuses, reasons, shares and counts as
+    // triageBinaries over the same lookup, and the known facts of each of the four binaries.
+    void infoPrintsTheBinaries()
+    {
+        const QString file = m_tmp.filePath("four.pb.gz");
+        QVERIFY(model::saveProfile(profile(), file.toStdString(), model::ProfileFormat::Pprof).ok());
+        int code = 0;
+        const QByteArray json = runSymflame({ "info", file, "--json" }, &code);
+        QCOMPARE(code, 0);
+        QJsonParseError err;
+        const QJsonDocument doc = QJsonDocument::fromJson(json, &err);
+        QVERIFY2(err.error == QJsonParseError::NoError, qPrintable(err.errorString()));
+        const QJsonArray rows = doc.object().value("binaries").toArray();
+        QCOMPARE(rows.size(), 5);
+
+        model::Profile p = profile();
+        SymbolizeOptions o;
+        o.debuginfod.offline = true;
+        auto report = symbolizeProfile(p, o);
+        QVERIFY(report);
+        const std::vector<BinaryRow> expected = triageBinaries(p, &*report, 0);
+        QCOMPARE(doc.object().value("binaries_total").toInteger(), p.totalValue(0));
+        for (int i = 0; i < rows.size(); ++i) {
+            const QJsonObject r = rows[i].toObject();
+            const BinaryRow& e = expected[size_t(i)];
+            QCOMPARE(r.value("name").toString().toStdString(), e.name);
+            QCOMPARE(r.value("path").toString().toStdString(), e.path);
+            QCOMPARE(r.value("build_id").toString().toStdString(), e.buildId);
+            QCOMPARE(r.value("status").toString(), QString::fromUtf8(binaryStateName(e.state)));
+            QCOMPARE(r.value("problem").toBool(), isProblem(e.state));
+            QCOMPARE(r.value("reason").toString().toStdString(), e.detail);
+            QCOMPARE(r.value("self").toInteger(), e.self);
+            QCOMPARE(r.value("total").toInteger(), e.total);
+            QCOMPARE(r.value("locations").toInteger(), qint64(e.locations));
+            QCOMPARE(r.value("symbolized").toInteger(), qint64(e.symbolized));
+        }
+        auto row = [&](const QString& name) {
+            for (const QJsonValue v : rows)
+                if (v.toObject().value("name").toString() == name)
+                    return v.toObject();
+            return QJsonObject();
+        };
+        QCOMPARE(row("cxx_pie").value("status").toString(), QStringLiteral("symbolized"));
+        QVERIFY(row("cxx_pie").value("locations").toInteger() > 0);
+        QCOMPARE(row("cxx_pie").value("symbolized").toInteger(), row("cxx_pie").value("locations").toInteger());
+        QCOMPARE(row("libgone.so").value("status").toString(), QStringLiteral("binary not found"));
+        QVERIFY(row("libgone.so").value("tried").toArray().first().toString().contains("/nonexistent/deploy/libgone.so"));
+        QCOMPARE(row("libsfshapes.so").value("status").toString(), QStringLiteral("build ID mismatch"));
+        QCOMPARE(row("libsfshapes.so").value("mismatch_build_id").toString().toStdString(), m_mismatchFileId);
+        QCOMPARE(row("libsfshapes.so").value("build_id").toString().toStdString(), m_bins[2].buildId);
+        QCOMPARE(row("[vdso]").value("status").toString(), QStringLiteral("not applicable"));
+        const QString strippedStatus = row("c_pie").value("status").toString();
+        QVERIFY2(strippedStatus == "no debug info" || strippedStatus == "names only", qPrintable(strippedStatus));
+        // Problems first.
+        bool seenFine = false;
+        for (const QJsonValue v : rows) {
+            if (!v.toObject().value("problem").toBool())
+                seenFine = true;
+            else
+                QVERIFY(!seenFine);
+        }
+
+        // With the debug directory the stripped binary is symbolized, from there.
+        const QByteArray json2 = runSymflame({ "info", file, "--json", "--debug-dir", m_debugDir }, &code);
+        QCOMPARE(code, 0);
+        const QJsonArray rows2 = QJsonDocument::fromJson(json2).object().value("binaries").toArray();
+        bool found = false;
+        for (const QJsonValue v : rows2)
+            if (v.toObject().value("name").toString() == "c_pie") {
+                found = true;
+                QCOMPARE(v.toObject().value("status").toString(), QStringLiteral("symbolized"));
+                QVERIFY(v.toObject().value("debug_path").toString().startsWith(m_debugDir));
+            }
+        QVERIFY(found);
+
+        // The text table: a line per binary with its status, shares and counts.
+        const QString text = QString::fromUtf8(runSymflame({ "info", file }, &code));
+        QCOMPARE(code, 0);
+        QVERIFY2(text.contains(QStringLiteral("Binaries:      5, ")), qPrintable(text));
+        for (const BinaryRow& e : expected) {
+            const QString status = QString::fromUtf8(binaryStateName(e.state));
+            bool line = false;
+            for (const QString& l : text.split('\n'))
+                line = line
+                    || (l.contains(status) && l.endsWith(QStringLiteral("  ") + QString::fromStdString(e.name))
+                        && l.contains(QStringLiteral("%1/%2").arg(e.symbolized).arg(e.locations)));
+            QVERIFY2(line, qPrintable(QString::fromStdString(e.name) + "\n" + text));
+            if (!e.buildId.empty())
+                QVERIFY(text.contains(QString::fromStdString(e.buildId)));
+        }
+        QVERIFY(text.contains(QString::fromStdString(m_mismatchFileId)));
+        // A bad file: one line naming it, exit 2.
+        QByteArray none = runSymflame({ "info", m_tmp.filePath("missing.pb") }, &code);
+        QCOMPARE(code, 2);
+    }
+
+    // In the main window: the stripped binary's row says it lacks debug info and its functions
+    // are drawn as addresses; "Add search directory…" with the debug directory flips the row to
+    // symbolized and the flame graph's labels to the functions nm lists for the binary.
+    void guiAddDirectoryFlipsStatusAndLabels()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QApplication::setApplicationName(QStringLiteral("tst_binariespanel"));
+        QSettings().clear();
+        const QString file = m_tmp.filePath("four-gui.pb.gz");
+        QVERIFY(model::saveProfile(profile(), file.toStdString(), model::ProfileFormat::Pprof).ok());
+
+        ui::MainWindow window;
+        window.setErrorDialogsEnabled(false);
+        window.resize(1600, 1000);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QSignalSpy loaded(&window, &ui::MainWindow::loadFinished);
+        QSignalSpy symbolized(&window, &ui::MainWindow::symbolizationFinished);
+        window.openFile(file);
+        QVERIFY(loaded.wait(60000));
+        if (symbolized.isEmpty())
+            QVERIFY(symbolized.wait(120000));
+        auto* panel = window.findChild<ui::BinariesPanel*>();
+        QVERIFY(panel);
+        auto strippedRow = [&]() -> const BinaryRow* {
+            for (const BinaryRow& r : panel->model()->rows())
+                if (r.name == "c_pie")
+                    return &r;
+            return nullptr;
+        };
+        QTRY_VERIFY(strippedRow());
+        QVERIFY(strippedRow()->state == BinaryState::NoDebugInfo || strippedRow()->state == BinaryState::NamesOnly);
+        // The labels drawn for the outermost frames (the functions of each one-location stack).
+        auto labels = [&] {
+            QStringList out;
+            const auto snap = window.flameGraph()->snapshot();
+            for (model::NodeId n : snap->tree->children(snap->tree->root()))
+                out << window.flameGraph()->label(n);
+            return out;
+        };
+        const QSet<QString> functions = nmFunctions(symtest::fixture("c_pie"));
+        QVERIFY(functions.size() >= 3);
+        const QStringList before = labels();
+        const auto addresses = [](const QStringList& l) {
+            return l.filter(QRegularExpression(QStringLiteral("^c_pie\\+0x[0-9a-f]+$"))).size();
+        };
+        QVERIFY2(addresses(before) > 0, qPrintable(before.join(", ")));
+        window.findChild<QDockWidget*>(QStringLiteral("binariesDock"))->raise();
+        QTest::qWait(50);
+        window.grab().save(SYMFLAME_TEST_BINARY_DIR "/window-binaries-before.png");
+
+        // The user picks the directory in the panel's dialog.
+        int row = -1;
+        for (size_t i = 0; i < panel->model()->rows().size(); ++i)
+            if (panel->model()->rows()[i].name == "c_pie")
+                row = int(i);
+        panel->selectRow(row);
+        QPushButton* addDir = nullptr;
+        for (QPushButton* b : panel->findChildren<QPushButton*>())
+            if (b->text().startsWith(QStringLiteral("Add search directory")))
+                addDir = b;
+        QVERIFY(addDir && addDir->isEnabled());
+        symbolized.clear();
+        bool answered = false;
+        answerFileDialog(m_debugDir, &answered);
+        QTest::mouseClick(addDir, Qt::LeftButton);
+        QVERIFY(answered);
+        QVERIFY(symbolized.wait(120000));
+        QTRY_VERIFY(strippedRow() && strippedRow()->state == BinaryState::Symbolized);
+        QVERIFY(QString::fromStdString(strippedRow()->debugPath).startsWith(m_debugDir));
+        const QStringList after = labels();
+        QCOMPARE(addresses(after), 0);
+        // Every function of the binary now has its name in the graph.
+        int named = 0;
+        for (const QString& f : functions)
+            named += after.contains(f);
+        QVERIFY2(named == functions.size(),
+            qPrintable(QStringLiteral("%1 of %2 functions; labels: %3").arg(named).arg(functions.size()).arg(after.join(", "))));
+        QTRY_VERIFY(window.topFunctionsModel()->rowCount() > 0);
+        window.grab().save(SYMFLAME_TEST_BINARY_DIR "/window-binaries-after.png");
+    }
+
+    // While slow debuginfod downloads run, the window keeps serving its event loop: a 20 ms
+    // timer never waits long, and the status bar says what is downloaded, with the bytes so far.
+    // Served by the fault-injecting server: two misses that take 1.2 s each and the stripped
+    // binary's debug file sent 4 KiB at a time.
+    void guiStaysResponsiveWhileDownloading()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QApplication::setApplicationName(QStringLiteral("tst_binariespanel"));
+        QSettings().clear();
+        symtest::FaultyHttpServer server;
+        QVERIFY(server.port() > 0);
+        const QString id = QString::fromStdString(m_strippedId);
+        QFile debugFile(m_debugDir + "/.build-id/" + id.left(2) + "/" + id.mid(2) + ".debug");
+        QVERIFY(debugFile.open(QIODevice::ReadOnly));
+        const std::string debugBytes = debugFile.readAll().toStdString();
+        QVERIFY(debugBytes.size() > 8192);
+        server.setAnswer(m_strippedId, { symtest::FaultyHttpServer::Fault::SlowBody, debugBytes, 250 });
+        server.setAnswer(m_bins[2].buildId, { symtest::FaultyHttpServer::Fault::Delay, {}, 1200 });
+        server.setAnswer(m_bins[3].buildId, { symtest::FaultyHttpServer::Fault::Delay, {}, 1200 });
+        ui::SymbolizeSettings settings;
+        settings.local.useDefaultDebugDir = false;
+        settings.debuginfod.servers = { QString::fromStdString(server.url()) };
+        settings.debuginfod.cacheDir = m_tmp.filePath("gui-cache");
+        settings.debuginfod.parallelDownloads = 2;
+        settings.save();
+        const QString file = m_tmp.filePath("four-slow.pb.gz");
+        QVERIFY(model::saveProfile(profile(), file.toStdString(), model::ProfileFormat::Pprof).ok());
+
+        ui::MainWindow window;
+        window.setErrorDialogsEnabled(false);
+        window.resize(1600, 1000);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QSignalSpy symbolized(&window, &ui::MainWindow::symbolizationFinished);
+        QElapsedTimer clock;
+        qint64 last = 0, worstGap = 0;
+        QStringList statusTexts;
+        const QRegularExpression withBytes(
+            QStringLiteral("downloading debug info for \\S+ \\(\\d of 3, [0-9.]+ of [0-9.]+ (B|KiB|MiB)\\)"));
+        bool shot = false;
+        QTimer tick;
+        tick.setInterval(20);
+        connect(&tick, &QTimer::timeout, this, [&] {
+            const qint64 now = clock.elapsed();
+            worstGap = std::max(worstGap, now - last);
+            last = now;
+            for (QLabel* l : window.statusBar()->findChildren<QLabel*>())
+                if (l->text().contains(QStringLiteral("downloading")) && !statusTexts.contains(l->text())) {
+                    statusTexts << l->text();
+                    if (!shot && withBytes.match(l->text()).hasMatch()) {
+                        shot = true;
+                        window.grab().save(SYMFLAME_TEST_BINARY_DIR "/window-downloading.png");
+                    }
+                }
+        });
+        clock.start();
+        tick.start();
+        window.openFile(file);
+        QVERIFY(symbolized.wait(120000));
+        tick.stop();
+        const qint64 took = clock.elapsed();
+        QVERIFY2(server.requests() >= 3, qPrintable(QString::number(server.requests())));
+        QVERIFY2(took >= 2400, qPrintable(QString::number(took))); // the misses alone, one after the other
+        QVERIFY2(worstGap < 500, qPrintable(QStringLiteral("the event loop waited %1 ms").arg(worstGap)));
+        // "downloading debug info for c_pie (k of 3, 8 of 21.5 KiB)" at some point.
+        qInfo("%s", qPrintable(statusTexts.join('\n')));
+        QVERIFY2(!statusTexts.filter(withBytes).isEmpty(), qPrintable(statusTexts.join('\n')));
+        // The download was used.
+        auto* panel = window.findChild<ui::BinariesPanel*>();
+        QVERIFY(panel);
+        bool found = false;
+        for (const BinaryRow& r : panel->model()->rows())
+            if (r.name == "c_pie") {
+                found = true;
+                QCOMPARE(r.state, BinaryState::Symbolized);
+                QCOMPARE(r.source, DebugSource::Debuginfod);
+            }
+        QVERIFY(found);
     }
 };
 

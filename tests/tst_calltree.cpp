@@ -5,8 +5,12 @@
 
 #include "model/calltree.h"
 #include "model/progress.h"
+#include "model/stackfilter.h"
 
 #include <QObject>
+#include <map>
+#include <string>
+#include <vector>
 #include <QTest>
 
 using namespace symflame::model;
@@ -31,6 +35,7 @@ private slots:
     void pathTo();
     void cancelled();
     void emptyProfile();
+    void threadsGiveTheSameTree();
 };
 
 void TestCallTree::topDown_data()
@@ -312,6 +317,87 @@ void TestCallTree::emptyProfile()
     const CallTree tree = CallTree::build(p, symbols, 0);
     QCOMPARE(tree.size(), size_t(1));
     QCOMPARE(tree.totalValue(), int64_t(0));
+}
+
+// A tree big enough to be shared out is grown on several threads (and has runs long enough to be
+// radix-sorted); every node (number, symbol,
+// parent, depth, self, total, children) must equal the one-thread tree's, in both directions and
+// with a filter. The stacks are random paths over 300 functions, skewed toward a few callees as
+// real profiles are, so some subtrees are far bigger than others.
+void TestCallTree::threadsGiveTheSameTree()
+{
+    QByteArray folded;
+    uint64_t state = 12345;
+    auto next = [&](uint64_t n) {
+        state = state * 6364136223846793005ull + 1442695040888963407ull;
+        return (state >> 33) % n;
+    };
+    for (int s = 0; s < 20000; ++s) {
+        const int depth = 5 + int(next(40));
+        uint64_t f = next(4);
+        for (int d = 0; d < depth; ++d) {
+            if (d)
+                folded += ';';
+            folded += "f" + QByteArray::number(qulonglong(f));
+            const uint64_t slot = next(16) < 10 ? 0 : next(6); // slot 0 most of the time
+            f = (f * 31 + slot * 7 + 1) % 300;
+        }
+        folded += ' ' + QByteArray::number(qulonglong(1 + next(9))) + '\n';
+    }
+    bool ok = false;
+    const Profile p = profileFromFolded(folded, &ok);
+    QVERIFY(ok);
+    const SymbolTable symbols = SymbolTable::build(p);
+    const std::vector<FilterRule> rules { FilterRule { FilterRule::Action::Hide, FilterRule::Target::Function, "f7" } };
+    const StackFilter hide = StackFilter::build(p, symbols, rules, false);
+    // The one-thread top-down tree against a tree counted here, path by path, from the text:
+    // every node's total is the value of the stacks that start with its path, every path is a
+    // node, and children are in name order (this also covers the long runs sorted by radix).
+    {
+        std::map<std::vector<std::string>, int64_t> prefixTotal;
+        for (const QByteArray& line : folded.split('\n')) {
+            const int sp = line.lastIndexOf(' ');
+            if (sp < 0)
+                continue;
+            const int64_t v = line.mid(sp + 1).toLongLong();
+            std::vector<std::string> path;
+            for (const QByteArray& f : line.left(sp).split(';')) {
+                path.push_back(f.toStdString());
+                prefixTotal[path] += v;
+            }
+        }
+        const CallTree tree = CallTree::build(p, symbols, 0, CallTree::Direction::TopDown, nullptr, nullptr, 1);
+        QCOMPARE(tree.size(), prefixTotal.size() + 1);
+        for (uint32_t i = 1; i < tree.size(); ++i) {
+            std::vector<std::string> path;
+            for (const NodeId n : tree.pathTo(NodeId(i)))
+                path.push_back(symbols.displayName(tree.node(n).symbol));
+            const auto it = prefixTotal.find(path);
+            QVERIFY(it != prefixTotal.end());
+            QCOMPARE(tree.node(NodeId(i)).total, it->second);
+            const auto kids = tree.children(NodeId(i));
+            for (size_t k = 1; k < kids.size(); ++k)
+                QVERIFY(symbols.displayName(tree.node(kids[k - 1]).symbol) < symbols.displayName(tree.node(kids[k]).symbol));
+        }
+    }
+    for (const auto dir : { CallTree::Direction::TopDown, CallTree::Direction::BottomUp })
+        for (const StackFilter* filter : { static_cast<const StackFilter*>(nullptr), &hide }) {
+            const CallTree one = CallTree::build(p, symbols, 0, dir, nullptr, filter, 1);
+            QVERIFY(one.size() > 10000);
+            for (const unsigned threads : { 2u, 3u, 8u }) {
+                const CallTree many = CallTree::build(p, symbols, 0, dir, nullptr, filter, threads);
+                QCOMPARE(many.size(), one.size());
+                for (uint32_t i = 0; i < one.size(); ++i) {
+                    const CallTreeNode& a = one.node(NodeId(i));
+                    const CallTreeNode& b = many.node(NodeId(i));
+                    const bool same = a.symbol == b.symbol && a.parent == b.parent && a.depth == b.depth
+                        && a.self == b.self && a.total == b.total && a.childCount == b.childCount
+                        && (a.childCount == 0 || a.childrenBegin == b.childrenBegin);
+                    if (!same)
+                        QFAIL(qPrintable(QStringLiteral("node %1 differs with %2 threads").arg(i).arg(threads)));
+                }
+            }
+        }
 }
 
 QTEST_GUILESS_MAIN(TestCallTree)

@@ -99,7 +99,8 @@ void TestFrameFormat::formatValue_data()
     QTest::addColumn<QString>("unit");
     QTest::addColumn<QString>("expected");
 
-    // pprof scales the same way but keeps two decimals ("12.50MB"); we drop trailing zeros.
+    // pprof scales the same way but keeps two decimals and says MB ("12.50MB"); we drop trailing
+    // zeros and say MiB.
     QTest::addRow("seconds") << 1250000000LL << "nanoseconds"
                              << "1.25s";
     QTest::addRow("whole seconds") << 3000000000LL << "nanoseconds"
@@ -123,15 +124,19 @@ void TestFrameFormat::formatValue_data()
     QTest::addRow("unit spelled ns") << 10000000000LL << "ns"
                                      << "10s";
     QTest::addRow("bytes") << 13107200LL << "bytes"
-                           << "12.5MB";
+                           << "12.5MiB";
     QTest::addRow("small bytes") << 1000LL << "bytes"
                                  << "1000B";
     QTest::addRow("kilobytes") << 1536LL << "bytes"
-                               << "1.5kB";
+                               << "1.5KiB";
     QTest::addRow("gigabytes") << (3LL << 30) << "bytes"
-                               << "3GB";
+                               << "3GiB";
     QTest::addRow("unit spelled B") << 2048LL << "B"
-                                    << "2kB";
+                                    << "2KiB";
+    QTest::addRow("unit spelled MiB") << 3LL << "MiB"
+                                      << "3MiB";
+    QTest::addRow("kibibytes") << 4096LL << "kibibytes"
+                               << "4MiB";
     QTest::addRow("count") << 1234LL << "count"
                            << "1234";
     QTest::addRow("samples") << 42LL << "samples"

@@ -22,7 +22,13 @@
 #include <QFile>
 #include <QAction>
 #include <QImage>
+#include <QFileDialog>
+#include <QLineEdit>
 #include <QListWidget>
+#include <QMouseEvent>
+#include <QSvgRenderer>
+#include <QTimer>
+#include <QToolButton>
 #include <QPainter>
 #include <QSet>
 #include <QSignalSpy>
@@ -374,6 +380,164 @@ private slots:
         const auto bad = ui::exportFlameGraph(painter, QStringLiteral("/nonexistent-dir/x.png"), options);
         QVERIFY(!bad.ok());
         QVERIFY(QString::fromStdString(bad.error().toString()).contains(QStringLiteral("/nonexistent-dir/x.png")));
+    }
+
+    // The toolbar's zoom path: a button per ancestor; a click zooms back to that frame, and
+    // Back from there goes to the frame above it.
+    void breadcrumbZoomsToAncestor()
+    {
+        ui::MainWindow window;
+        window.resize(1000, 600);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        const auto snap = snapshotOf(profileFromFolded("main;a;b;c;hot 10\nmain;x 5\n"));
+        window.showSnapshot(snap);
+        const CallTree& tree = *snap->tree;
+        auto child = [&](NodeId parent) { return tree.children(parent)[0]; };
+        const NodeId main = child(tree.root()), a = child(main), b = child(a), c = child(b);
+        ui::FlameGraphWidget* flame = window.flameGraph();
+        for (NodeId n : { a, c })
+            flame->zoomTo(n);
+        auto buttons = [&] {
+            QList<QToolButton*> out;
+            for (QToolButton* t : window.breadcrumb()->findChildren<QToolButton*>())
+                if (t->isVisibleTo(&window))
+                    out << t;
+            return out;
+        };
+        // all › main › a › b, then c as the current frame.
+        QTRY_COMPARE(buttons().size(), 4);
+        QStringList texts;
+        for (QToolButton* t : buttons())
+            texts << t->text();
+        QCOMPARE(texts, (QStringList { "all", "main", "a", "b" }));
+        QCOMPARE(buttons()[1]->property("node").toUInt(), main.value);
+        saveShot(window.grab().toImage(), QStringLiteral("window-breadcrumb.png"));
+        QTest::mouseClick(buttons()[1], Qt::LeftButton);
+        QTRY_COMPARE(flame->rootNode(), main);
+        QTRY_COMPARE(buttons().size(), 1); // all › main
+        QVERIFY(flame->zoomOut());
+        QCOMPARE(flame->rootNode(), tree.root());
+        QVERIFY(!flame->isZoomed());
+        QTRY_COMPARE(buttons().size(), 0);
+        // "all" from a deep zoom resets.
+        flame->zoomTo(c);
+        QTRY_COMPARE(buttons().size(), 4);
+        QTest::mouseClick(buttons()[0], Qt::LeftButton);
+        QTRY_COMPARE(flame->rootNode(), tree.root());
+        QVERIFY(!flame->isZoomed());
+    }
+
+    // Enter in the search field steps through every matching frame, each selected and zoomed
+    // into once, then starts over.
+    void searchEnterStepsThroughMatches()
+    {
+        ui::MainWindow window;
+        window.resize(1000, 600);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        const auto snap = snapshotOf(profileFromFolded("main;a;hot 10\nmain;b;hot 5\nmain;b;c;hot 3\nmain;cold 1\n"));
+        window.showSnapshot(snap);
+        window.search(QStringLiteral("hot"));
+        auto* edit = window.findChild<QLineEdit*>(QStringLiteral("searchEdit"));
+        QVERIFY(edit && edit->isVisible());
+        std::vector<NodeId> expected;
+        for (uint32_t i = 1; i < snap->tree->size(); ++i)
+            if (snap->symbols->displayName(snap->tree->node(NodeId(i)).symbol) == "hot")
+                expected.push_back(NodeId(i));
+        QCOMPARE(expected.size(), size_t(3));
+        std::vector<NodeId> visited;
+        for (size_t k = 0; k < expected.size(); ++k) {
+            QTest::keyClick(edit, Qt::Key_Return);
+            const NodeId sel = window.flameGraph()->selected();
+            QCOMPARE(window.flameGraph()->rootNode(), sel);
+            visited.push_back(sel);
+        }
+        std::vector<NodeId> sorted = visited;
+        std::sort(sorted.begin(), sorted.end());
+        QCOMPARE(sorted, expected);
+        QTest::keyClick(edit, Qt::Key_Return);
+        QCOMPARE(window.flameGraph()->selected(), visited.front());
+    }
+
+    // File > Export through the real file dialog: an SVG that Qt's SVG renderer accepts and a
+    // PNG of the window's flame graph width.
+    void exportDialogWritesSvgAndPng()
+    {
+        ui::MainWindow window;
+        window.resize(900, 600);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.showSnapshot(snapshotOf(profileFromFolded(kSmall)));
+        auto* action = window.findChild<QAction*>(QStringLiteral("exportAction"));
+        QVERIFY(action);
+        QCOMPARE(action->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_E));
+        QTemporaryDir dir;
+        for (const QString name : { QStringLiteral("graph.svg"), QStringLiteral("graph.png") }) {
+            const QString path = dir.filePath(name);
+            bool answered = false;
+            // The dialog is modal: answer it from the event loop it runs.
+            auto answer = std::make_shared<std::function<void()>>();
+            *answer = [&, path, answer] {
+                auto* dialog = qobject_cast<QFileDialog*>(QApplication::activeModalWidget());
+                if (!dialog) {
+                    QTimer::singleShot(20, *answer);
+                    return;
+                }
+                dialog->selectFile(path);
+                answered = true;
+                QMetaObject::invokeMethod(dialog, "accept");
+            };
+            QTimer::singleShot(0, *answer);
+            action->trigger();
+            QVERIFY(answered);
+            QVERIFY2(QFile::exists(path), qPrintable(path));
+            if (name.endsWith(QStringLiteral(".svg"))) {
+                QSvgRenderer svg(path);
+                QVERIFY(svg.isValid());
+                QVERIFY(svg.defaultSize().width() >= 200);
+                QFile f(path);
+                QVERIFY(f.open(QIODevice::ReadOnly));
+                const QByteArray text = f.readAll();
+                QVERIFY(text.contains(">hot<") || text.contains(">hot</"));
+            } else {
+                const QImage png(path);
+                QVERIFY(!png.isNull());
+                QCOMPARE(png.width(), std::max(window.flameGraph()->width(), 200));
+            }
+        }
+    }
+
+    // Dragging a zoomed-in view pans it by the distance dragged, and the release is no click.
+    void dragPans()
+    {
+        ui::FlameGraphWidget w;
+        w.resize(800, 300);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        // Values large enough that a pixel is many of them (the view moves by whole values).
+        const auto snap = snapshotOf(profileFromFolded("main;a;hot 60000000\nmain;b;hot 20000000\nmain;b;cold 15000000\n"));
+        w.setSnapshot(snap);
+        const NodeId main = snap->tree->children(snap->tree->root())[0];
+        const NodeId a = snap->tree->children(main)[0]; // a, b, in name order
+        w.zoomViewAt(4.0, 600); // a ends in view
+        const QRect before = w.frameRect(a);
+        QVERIFY(!before.isEmpty());
+        const QPoint from(400, before.center().y());
+        const QPoint to = from + QPoint(150, 0); // dragging right shows what is to the left
+        QTest::mousePress(&w, Qt::LeftButton, {}, from);
+        for (int i = 1; i <= 10; ++i) {
+            QMouseEvent move(QEvent::MouseMove, QPointF(from + (to - from) * i / 10),
+                w.mapToGlobal(QPointF(from + (to - from) * i / 10)), Qt::NoButton, Qt::LeftButton, Qt::NoModifier);
+            QApplication::sendEvent(&w, &move);
+        }
+        QTest::mouseRelease(&w, Qt::LeftButton, {}, to);
+        const QRect after = w.frameRect(a);
+        QVERIFY2(qAbs(after.right() - (before.right() + 150)) <= 1,
+            qPrintable(QStringLiteral("%1..%2 -> %3..%4").arg(before.left()).arg(before.right()).arg(after.left()).arg(after.right())));
+        QCOMPARE(w.rootNode(), snap->tree->root()); // not zoomed by the release
+        QVERIFY(!w.isZoomed());
+        QVERIFY(w.selected() != a);
     }
 
     void liveSymbolizationKeepsZoomAndSelection()

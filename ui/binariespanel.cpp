@@ -75,13 +75,19 @@ BinariesPanel::BinariesPanel(QWidget* parent)
     m_view->horizontalHeader()->setStretchLastSection(true);
     m_view->setWordWrap(false);
     m_view->setContextMenuPolicy(Qt::CustomContextMenu);
+    m_view->verticalHeader()->setDefaultSectionSize(m_view->fontMetrics().height() + 6);
+    m_view->setMinimumHeight(m_view->fontMetrics().height() * 4);
 
     m_details = new QPlainTextEdit(this);
     m_details->setReadOnly(true);
     m_details->setLineWrapMode(QPlainTextEdit::NoWrap);
     m_details->setPlaceholderText(tr("Select a binary to see why it is (not) symbolized."));
 
-    auto* split = new QSplitter(Qt::Vertical, this);
+    m_details->setMinimumHeight(m_details->fontMetrics().height() * 4);
+
+    // Table and details side by side: the dock sits below the flame graph, where height is
+    // scarce on a laptop screen and width is not.
+    auto* split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(m_view);
     split->addWidget(m_details);
     split->setStretchFactor(0, 3);

@@ -84,11 +84,11 @@ void FlameGraphWidget::jumpTo(NodeId node)
 {
     if (m_painter.isEmpty() || !node.valid())
         return;
-    // History keeps only the roots still on the path to node.
     const auto& tree = *m_painter.snapshot()->tree;
     const auto path = tree.pathTo(node);
+    // History keeps only the roots above node on its path (Back from node goes up).
     std::erase_if(m_history, [&](NodeId h) {
-        return h != tree.root() && std::find(path.begin(), path.end(), h) == path.end();
+        return h == node || (h != tree.root() && std::find(path.begin(), path.end(), h) == path.end());
     });
     if (node == tree.root()) {
         m_history.clear();

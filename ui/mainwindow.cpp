@@ -38,6 +38,7 @@
 #include <QFileInfo>
 #include <QFutureWatcher>
 #include <QKeySequence>
+#include <QFontMetrics>
 #include <QLabel>
 #include <QLocale>
 #include <QMenu>
@@ -172,22 +173,17 @@ MainWindow::MainWindow(QWidget* parent)
     m_resetZoomAction = m_toolbar->addAction(tr("Reset Zoom"), m_flame, [this] { m_flame->resetView(); });
     m_resetZoomAction->setShortcuts({ QKeySequence(Qt::CTRL | Qt::Key_0), QKeySequence(Qt::Key_Home) });
     m_resetZoomAction->setToolTip(tr("Show the whole profile (Ctrl+0, Home)"));
-    m_rootLabel = new QLabel;
-    m_rootLabel->setContentsMargins(8, 0, 8, 0);
-    m_toolbar->addWidget(m_rootLabel);
-    connect(m_flame, &FlameGraphWidget::rootChanged, this, [this](const QString& label) {
+    m_breadcrumb = new QWidget;
+    m_breadcrumb->setObjectName(QStringLiteral("breadcrumb"));
+    m_breadcrumbLayout = new QHBoxLayout(m_breadcrumb);
+    m_breadcrumbLayout->setContentsMargins(8, 0, 8, 0);
+    m_breadcrumbLayout->setSpacing(0);
+    m_toolbar->addWidget(m_breadcrumb);
+    connect(m_flame, &FlameGraphWidget::rootChanged, this, [this] {
         const bool zoomed = m_flame->isZoomed();
         m_backAction->setEnabled(zoomed);
         m_resetZoomAction->setEnabled(zoomed || m_flame->isViewZoomed());
-        // Breadcrumb: the path from the root to the zoomed frame.
-        QStringList crumbs;
-        if (zoomed && m_snapshot) {
-            crumbs << QStringLiteral("all");
-            for (NodeId n : m_snapshot->tree->pathTo(m_flame->rootNode()))
-                crumbs << m_flame->label(n);
-        }
-        m_rootLabel->setText(zoomed ? crumbs.join(QStringLiteral(" › ")) : QString());
-        (void)label;
+        updateBreadcrumb();
     });
     connect(m_flame, &FlameGraphWidget::viewChanged, this,
         [this] { m_resetZoomAction->setEnabled(m_flame->isZoomed() || m_flame->isViewZoomed()); });
@@ -239,6 +235,7 @@ void MainWindow::createMenus()
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     updateRecentMenu();
     QAction* exportAction = file->addAction(tr("&Export…"), this, &MainWindow::exportDialog);
+    exportAction->setObjectName(QStringLiteral("exportAction"));
     exportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), qApp, &QApplication::closeAllWindows);
@@ -330,6 +327,7 @@ void MainWindow::createSearchBar()
     auto* layout = new QHBoxLayout(m_searchBar);
     layout->setContentsMargins(4, 2, 4, 2);
     m_searchEdit = new QLineEdit;
+    m_searchEdit->setObjectName(QStringLiteral("searchEdit"));
     m_searchEdit->setPlaceholderText(tr("Search functions, files and binaries (Enter: next match)"));
     m_searchEdit->setClearButtonEnabled(true);
     m_searchRegex = new QCheckBox(tr("Regular expression"));
@@ -449,6 +447,8 @@ void MainWindow::createDocks()
     binariesDock->setWidget(m_binaries);
     addDockWidget(Qt::BottomDockWidgetArea, binariesDock);
     tabifyDockWidget(sandwichDock, binariesDock);
+    // A strip below the flame graph, not half the window (about ten table rows).
+    resizeDocks({ binariesDock }, { 12 * fontMetrics().height() + 80 }, Qt::Vertical);
     const auto resymbolizeWith = [this](const QString& dir) {
         SymbolizeSettings st = SymbolizeSettings::load();
         if (!st.local.searchDirs.contains(dir))
@@ -719,6 +719,58 @@ void MainWindow::exportDialog()
         QMessageBox::warning(this, tr("Export Failed"), error);
     else
         m_hoverLabel->setText(tr("Exported to %1").arg(path));
+}
+
+void MainWindow::updateBreadcrumb()
+{
+    while (QLayoutItem* item = m_breadcrumbLayout->takeAt(0)) {
+        delete item->widget();
+        delete item;
+    }
+    if (!m_snapshot || !m_flame->isZoomed())
+        return;
+    // all › ancestors › the zoomed frame; a deep path keeps its first and last steps.
+    std::vector<NodeId> path = m_snapshot->tree->pathTo(m_flame->rootNode());
+    path.insert(path.begin(), m_snapshot->tree->root());
+    constexpr size_t kShown = 8;
+    const QFontMetrics metrics(font());
+    auto separator = [this](const QString& text) {
+        auto* label = new QLabel(text);
+        label->setContentsMargins(2, 0, 2, 0);
+        label->setEnabled(false);
+        m_breadcrumbLayout->addWidget(label);
+    };
+    for (size_t i = 0; i < path.size(); ++i) {
+        if (path.size() > kShown && i == 2) {
+            separator(QStringLiteral("› … "));
+            i = path.size() - (kShown - 2);
+        }
+        const NodeId node = path[i];
+        const QString name = i == 0 ? tr("all") : m_flame->label(node);
+        const QString shown = metrics.elidedText(name, Qt::ElideMiddle, 240);
+        if (i > 0)
+            separator(QStringLiteral("›"));
+        if (i + 1 == path.size()) {
+            auto* current = new QLabel(shown);
+            current->setToolTip(name);
+            QFont bold = current->font();
+            bold.setBold(true);
+            current->setFont(bold);
+            current->setContentsMargins(4, 0, 4, 0);
+            m_breadcrumbLayout->addWidget(current);
+            break;
+        }
+        auto* button = new QToolButton;
+        button->setAutoRaise(true);
+        button->setText(shown);
+        button->setToolTip(tr("Zoom to %1").arg(name));
+        button->setProperty("node", QVariant::fromValue(static_cast<quint32>(node.value)));
+        connect(button, &QToolButton::clicked, this, [this, node] {
+            // Deferred: the jump rebuilds this bar, button included.
+            QMetaObject::invokeMethod(this, [this, node] { m_flame->jumpTo(node); }, Qt::QueuedConnection);
+        });
+        m_breadcrumbLayout->addWidget(button);
+    }
 }
 
 void MainWindow::showShortcuts()

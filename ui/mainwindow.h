@@ -74,6 +74,9 @@ public:
     /// The two halves of the sandwich view of the selected function.
     FlameGraphWidget* callersGraph() const { return m_callers; }
     FlameGraphWidget* calleesGraph() const { return m_callees; }
+    /// The zoom path in the toolbar: a button per ancestor of the zoomed frame ("all" first,
+    /// each with its node id in the "node" property) that zooms back to it, then the frame.
+    QWidget* breadcrumb() const { return m_breadcrumb; }
     /// Writes the current view to path (.svg or an image); false with a message on failure.
     bool exportTo(const QString& path, QString* error = nullptr);
 
@@ -143,6 +146,9 @@ private:
     QAction* m_profileChoiceAction = nullptr;
     QAction* m_profileChoiceLabelAction = nullptr;
     QLabel* m_rootLabel = nullptr;
+    QWidget* m_breadcrumb = nullptr;
+    QHBoxLayout* m_breadcrumbLayout = nullptr;
+    void updateBreadcrumb();
     QAction* m_backAction = nullptr;
     QAction* m_resetZoomAction = nullptr;
     QMenu* m_recentMenu = nullptr;

@@ -1,7 +1,8 @@
 // A small HTTP/1.1 server on 127.0.0.1 for the debuginfod client tests, answering each
 // /buildid/<id>/<kind> request with the fault registered for that build ID: a 404, a delay past
 // the client's timeout, a truncated body, a 200 with garbage, a 200 with a given file (an ELF of
-// another build ID), a redirect loop, a size header over the client's limit. POSIX sockets on
+// another build ID, or the right file sent slowly), a redirect loop, a size header over the
+// client's limit. POSIX sockets on
 // one thread, one connection at a time; stop() (or the destructor) ends it.
 #pragma once
 
@@ -23,11 +24,11 @@ namespace symtest {
 
 class FaultyHttpServer {
 public:
-    enum class Fault { NotFound, Delay, Truncated, Garbage, Body, RedirectLoop, HugeSize, ServerError };
+    enum class Fault { NotFound, Delay, Truncated, Garbage, Body, RedirectLoop, HugeSize, ServerError, SlowBody };
     struct Answer {
         Fault fault = Fault::NotFound;
         std::string body; ///< for Body (the file to send), Truncated (the full file)
-        int delayMs = 0; ///< for Delay: wait this long before answering
+        int delayMs = 0; ///< for Delay: wait this long before answering; SlowBody: between 4 KiB pieces
     };
 
     FaultyHttpServer()
@@ -167,6 +168,13 @@ private:
         }
         case Fault::Body:
             sendAll(c, ok(a.body.size()) + a.body);
+            break;
+        case Fault::SlowBody: // the whole file, 4 KiB at a time
+            sendAll(c, ok(a.body.size()));
+            for (size_t off = 0; off < a.body.size() && !m_stop.load(); off += 4096) {
+                std::this_thread::sleep_for(std::chrono::milliseconds(a.delayMs));
+                sendAll(c, a.body.substr(off, 4096));
+            }
             break;
         case Fault::RedirectLoop:
             sendAll(c, "HTTP/1.1 302 Found\r\nLocation: " + path + "\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
