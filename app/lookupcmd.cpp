@@ -24,6 +24,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <unordered_map>
 #include <vector>
 
@@ -195,6 +196,53 @@ Request parseRequest(std::string_view line)
         }
     }
     return r;
+}
+
+/// "0x" and 1 to 16 hexadecimal digits, nothing else: what parseRequest would read as that
+/// address (the common line, read here without the general parser).
+bool isPlainHexAddress(std::string_view s, uint64_t* out)
+{
+    if (s.size() < 3 || s.size() > 18 || s[0] != '0' || (s[1] != 'x' && s[1] != 'X'))
+        return false;
+    uint64_t v = 0;
+    for (char c : s.substr(2)) {
+        unsigned d;
+        if (c >= '0' && c <= '9')
+            d = unsigned(c - '0');
+        else if (c >= 'a' && c <= 'f')
+            d = unsigned(c - 'a') + 10;
+        else if (c >= 'A' && c <= 'F')
+            d = unsigned(c - 'A') + 10;
+        else
+            return false;
+        v = (v << 4) | d;
+    }
+    *out = v;
+    return true;
+}
+
+/// Sorts (key, value) pairs by key, then value, as std::sort would: least significant digit
+/// first, 8 bits a pass, skipping the passes where every key has the same byte.
+void radixSort(std::vector<std::pair<uint64_t, uint32_t>>& v)
+{
+    std::vector<std::pair<uint64_t, uint32_t>> tmp(v.size());
+    const auto pass = [&](auto byteOf) {
+        size_t count[257] = {};
+        for (const auto& e : v)
+            ++count[byteOf(e) + 1];
+        for (size_t b = 0; b < 256; ++b)
+            if (count[b + 1] == v.size())
+                return; // one bucket: the order stays
+        for (size_t b = 0; b < 256; ++b)
+            count[b + 1] += count[b];
+        for (const auto& e : v)
+            tmp[count[byteOf(e)]++] = e;
+        v.swap(tmp);
+    };
+    for (int shift = 0; shift < 32; shift += 8)
+        pass([shift](const auto& e) { return size_t((e.second >> shift) & 0xff); });
+    for (int shift = 0; shift < 64; shift += 8)
+        pass([shift](const auto& e) { return size_t((e.first >> shift) & 0xff); });
 }
 
 /// The name LLVM's Itanium demangler gives a legacy Rust symbol ("_ZN" path "17h<hash>E", maybe
@@ -545,7 +593,16 @@ int runLookupCommand(int argc, char** argv)
         std::string_view rest = input;
         while (!rest.empty()) {
             const size_t nl = rest.find('\n');
-            requests.push_back(parseRequest(rest.substr(0, nl)));
+            const std::string_view line = rest.substr(0, nl);
+            // Most lines are one hexadecimal address: read those without the general parser.
+            if (uint64_t a = 0; isPlainHexAddress(line, &a)) {
+                Request r;
+                r.kind = Request::Address;
+                r.address = a;
+                requests.push_back(std::move(r));
+            } else {
+                requests.push_back(parseRequest(line));
+            }
             rest = nl == std::string_view::npos ? std::string_view() : rest.substr(nl + 1);
         }
     }
@@ -573,7 +630,7 @@ int runLookupCommand(int argc, char** argv)
             for (uint64_t a : requests[i].symbolAddresses())
                 keyed.emplace_back(a, UINT32_MAX); // found again by printSymbol
         }
-        std::sort(keyed.begin(), keyed.end());
+        radixSort(keyed);
         addresses.reserve(keyed.size());
         for (const auto& [address, request] : keyed) {
             if (addresses.empty() || addresses.back() != address)
@@ -600,23 +657,43 @@ int runLookupCommand(int argc, char** argv)
     // In the LLVM layout an answer's text depends on its address only: each is rendered once, in
     // address order, and copied for its requests (a profile's addresses come in no order, and
     // rendering them in that order reaches all over the answers' tables).
-    Output rendered = Output::inMemory();
-    std::vector<size_t> renderedAt;
-    if (print.style == OutputStyle::Llvm && !addresses.empty()) {
-        renderedAt.reserve(addresses.size() + 1);
-        for (size_t i = 0; i < addresses.size(); ++i) {
-            renderedAt.push_back(rendered.bufferedSize());
-            printer.printAnswer(rendered, addresses[i], i, addresses, answers);
-        }
-        renderedAt.push_back(rendered.bufferedSize());
+    // Two halves, rendered on two threads, each with its own printer (printers keep caches).
+    struct Rendered {
+        Output text = Output::inMemory();
+        std::vector<size_t> at; ///< offsets of answers [first, first + at.size() - 1)
+        size_t first = 0;
+    };
+    std::vector<Rendered> rendered(2);
+    const bool prerender = print.style == OutputStyle::Llvm && !addresses.empty();
+    if (prerender) {
+        const size_t mid = addresses.size() / 2;
+        const auto renderRange = [&](Rendered& r, size_t begin, size_t end) {
+            AnswerPrinter own(print, symbols ? &*symbols : nullptr);
+            r.first = begin;
+            r.at.reserve(end - begin + 1);
+            r.text.reserve((end - begin) * 160); // about two frames of a function and a path each
+            for (size_t i = begin; i < end; ++i) {
+                r.at.push_back(r.text.bufferedSize());
+                own.printAnswer(r.text, addresses[i], i, addresses, answers);
+            }
+            r.at.push_back(r.text.bufferedSize());
+        };
+        std::thread second;
+        if (mid >= 4096)
+            second = std::thread(renderRange, std::ref(rendered[1]), mid, addresses.size());
+        renderRange(rendered[0], 0, second.joinable() ? mid : addresses.size());
+        if (second.joinable())
+            second.join();
     }
     printer.begin(out);
     for (const Request& r : requests) {
         switch (r.kind) {
         case Request::Address:
-            if (!renderedAt.empty())
-                out << rendered.buffered().substr(renderedAt[r.answer], renderedAt[r.answer + 1] - renderedAt[r.answer]);
-            else
+            if (prerender) {
+                const Rendered& part = rendered[1].at.empty() || r.answer < rendered[1].first ? rendered[0] : rendered[1];
+                const size_t k = r.answer - part.first;
+                out << part.text.buffered().substr(part.at[k], part.at[k + 1] - part.at[k]);
+            } else
                 printer.printAnswer(out, r.address, r.answer, addresses, answers);
             break;
         case Request::Empty:

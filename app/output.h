@@ -48,6 +48,7 @@ public:
     /// copied, piece by piece, into another Output.
     static Output inMemory() { return Output(nullptr, 0); }
     std::string_view buffered() const { return m_buf; }
+    void reserve(size_t bytes) { m_buf.reserve(bytes); }
     size_t bufferedSize() const { return m_buf.size(); }
 
 private:

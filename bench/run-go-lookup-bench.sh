@@ -1,7 +1,7 @@
 #!/bin/sh
 # The gopclntab engine against `go tool addr2line` on the same 100k PCs of a large Go binary:
 # the `go` command built from the toolchain's own sources and stripped (-ldflags="-s -w"), in one
-# run: wall time and peak RSS of each (GNU time's '%e %M'), the ratio, how many answers agree
+# run: wall time and peak RSS of each (GNU time's '%e %M', the fastest of RUNS runs), the ratio, how many answers agree
 # (physical function and innermost file:line, what addr2line prints) and how many addresses
 # symflame gives inlined frames for, which addr2line does not print.
 #
@@ -55,9 +55,17 @@ print("\n".join(out))
 echo "PCs: $(wc -l < "$work/pcs") ($(sort -u "$work/pcs" | wc -l) distinct)"
 
 cat "$work/go-stripped" "$work/go-symbols" > /dev/null # warm the page cache for both
-/usr/bin/time -f '%e %M' -o "$work/t-go" go tool addr2line "$work/go-stripped" < "$work/pcs" > "$work/out-go"
-/usr/bin/time -f '%e %M' -o "$work/t-tool" "$addr2line" "$work/go-stripped" < "$work/pcs" > "$work/out-tool"
-/usr/bin/time -f '%e %M' -o "$work/t-sf" "$symflame" lookup --obj "$work/go-stripped" --output-style=LLVM < "$work/pcs" > "$work/out-sf"
+# Each tool RUNS times (default 5), alternating; the fastest run of each is reported.
+runs=${RUNS:-5}
+best() { # FILE: keeps the line with the smallest wall time of FILE.all in FILE
+    sort -n "$1.all" | head -1 > "$1"
+}
+for _ in $(seq "$runs"); do
+    /usr/bin/time -a -f '%e %M' -o "$work/t-go.all" go tool addr2line "$work/go-stripped" < "$work/pcs" > "$work/out-go"
+    /usr/bin/time -a -f '%e %M' -o "$work/t-tool.all" "$addr2line" "$work/go-stripped" < "$work/pcs" > "$work/out-tool"
+    /usr/bin/time -a -f '%e %M' -o "$work/t-sf.all" "$symflame" lookup --obj "$work/go-stripped" --output-style=LLVM < "$work/pcs" > "$work/out-sf"
+done
+best "$work/t-go"; best "$work/t-tool"; best "$work/t-sf"
 
 python3 - "$work" <<'PY'
 import sys

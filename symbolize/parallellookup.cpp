@@ -72,10 +72,10 @@ model::Result<std::vector<LookupOutcome>> lookupModules(
         size_t count = 0;
         while (first + count < shards.size() && shards[first + count].module == m)
             ++count;
-        if (count == 1) {
-            o.answers = std::move(shardAnswers[first]);
-        } else {
-            for (size_t s = first; s < first + count; ++s) {
+        // The first shard's answers become the module's; the others are copied onto them.
+        o.answers = std::move(shardAnswers[first]);
+        if (count > 1) {
+            for (size_t s = first + 1; s < first + count; ++s) {
                 AnswerCopier copier(shardAnswers[s], o.answers);
                 for (size_t i = 0; i < shardAnswers[s].size(); ++i)
                     copier.copy(i);
