@@ -27,11 +27,13 @@ fi
 BUILD="${SYMFLAME_BUILD_DIR:-$ROOT/build}"
 FUZZ_BUILD="$ROOT/build-fuzz"
 HARNESSES=("$@")
-[ ${#HARNESSES[@]} -gt 0 ] || HARNESSES=(pprof folded gzip elf gopclntab)
+[ ${#HARNESSES[@]} -gt 0 ] || HARNESSES=(pprof folded gzip elf gopclntab otlp otlpjson cpuprofile sourcemap)
 
-declare -A MAX_LEN=([pprof]=1048576 [folded]=65536 [gzip]=1048576 [elf]=4194304 [gopclntab]=2097152)
+declare -A MAX_LEN=([pprof]=1048576 [folded]=65536 [gzip]=1048576 [elf]=4194304 [gopclntab]=2097152
+  [otlp]=1048576 [otlpjson]=262144 [cpuprofile]=262144 [sourcemap]=262144)
 # --ci: runs per harness (each about 10-30 s on the 2-core machine).
-declare -A CI_RUNS=([pprof]=50000 [folded]=30000 [gzip]=100000 [elf]=50000 [gopclntab]=1500)
+declare -A CI_RUNS=([pprof]=50000 [folded]=30000 [gzip]=100000 [elf]=50000 [gopclntab]=1500
+  [otlp]=50000 [otlpjson]=20000 [cpuprofile]=10000 [sourcemap]=30000)
 
 cd "$ROOT"
 if [ ! -f "$FUZZ_BUILD/CMakeCache.txt" ]; then

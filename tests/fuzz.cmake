@@ -33,6 +33,18 @@ set(FZ_INPUTS_elf "${FZ_ELF}/c_pie" "${FZ_ELF}/c_mini" "${FZ_ELF}/c_symtab" "${F
   "${FZ_ELF}/libsfshapes.so" "${FZ_ELF}/fs_aarch64" "${FZ_ELF}/fs_i386" "${FZ_ELF}/fs_mips" "${FZ_ELF}/fs_ppc64"
   "${FZ_ELF}/cxx_zstd" "${FZ_ELF}/dwz")
 set(FZ_INPUTS_gopclntab ${FZ_GO_TABLES})
+if(TARGET otlp_testdata)
+  set(FZ_INPUTS_otlp "${CMAKE_CURRENT_BINARY_DIR}/otlp")
+  set(FZ_INPUTS_otlpjson "${CMAKE_CURRENT_SOURCE_DIR}/otlp")
+  add_dependencies(fuzzinputs otlp_testdata)
+endif()
+if(TARGET symflame_js_fixtures)
+  set(FZ_INPUTS_cpuprofile "${CMAKE_CURRENT_BINARY_DIR}/jsfixtures/separate.cpuprofile"
+    "${CMAKE_CURRENT_BINARY_DIR}/jsfixtures/inline.cpuprofile" "${CMAKE_CURRENT_BINARY_DIR}/jsfixtures/bundle.cpuprofile")
+  set(FZ_INPUTS_sourcemap "${CMAKE_CURRENT_BINARY_DIR}/jsfixtures/separate/main.js.map"
+    "${CMAKE_CURRENT_BINARY_DIR}/jsfixtures/separate/shapes.js.map" "${CMAKE_CURRENT_BINARY_DIR}/jsfixtures/bundle/bundle.js.map")
+  add_dependencies(fuzzinputs symflame_js_fixtures)
+endif()
 foreach(h IN LISTS SYMFLAME_FUZZ_HARNESSES)
   if(NOT FZ_INPUTS_${h})
     continue()
