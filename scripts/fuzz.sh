@@ -31,9 +31,10 @@ HARNESSES=("$@")
 
 declare -A MAX_LEN=([pprof]=1048576 [folded]=65536 [gzip]=1048576 [elf]=4194304 [gopclntab]=2097152
   [otlp]=1048576 [otlpjson]=262144 [cpuprofile]=262144 [sourcemap]=262144)
-# --ci: runs per harness (each about 10-30 s on the 2-core machine).
-declare -A CI_RUNS=([pprof]=50000 [folded]=30000 [gzip]=100000 [elf]=50000 [gopclntab]=1500
-  [otlp]=50000 [otlpjson]=20000 [cpuprofile]=10000 [sourcemap]=30000)
+# --ci: runs per harness (each 5-60 s on the 2-core machine; about as many as were run here
+# without findings before they were set).
+declare -A CI_RUNS=([pprof]=200000 [folded]=150000 [gzip]=300000 [elf]=200000 [gopclntab]=3000
+  [otlp]=100000 [otlpjson]=80000 [cpuprofile]=20000 [sourcemap]=100000)
 
 cd "$ROOT"
 if [ ! -f "$FUZZ_BUILD/CMakeCache.txt" ]; then
@@ -74,12 +75,12 @@ for h in "${HARNESSES[@]}"; do
   rc=$?
   set -e
   SECONDS_TAKEN=$(( $(date +%s) - start ))
-  execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo "?")
+  execs=$(grep -ao 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo "?")
   found=$(find "$findings" -maxdepth 1 -type f \( -name 'crash-*' -o -name 'leak-*' -o -name 'timeout-*' -o -name 'oom-*' \) | wc -l)
   echo "fuzz_$h: ${SECONDS_TAKEN} s, $execs executions, corpus $(ls "$corpus" | wc -l) inputs, findings $found (exit $rc)"
   if [ "$rc" -ne 0 ] || [ "$found" -ne 0 ]; then
     status=1
-    grep -E 'ERROR|SUMMARY|runtime error|Test unit written' "$log" | head -8 | sed 's/^/  /'
+    grep -aE 'ERROR|SUMMARY|runtime error|Test unit written' "$log" | head -8 | sed 's/^/  /'
   fi
 done
 exit $status
