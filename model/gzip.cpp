@@ -247,4 +247,22 @@ Result<std::vector<uint8_t>> gzipCompress(std::span<const uint8_t> data, int lev
     return out;
 }
 
+Result<std::span<const uint8_t>> decompressIfGzip(std::span<const uint8_t> data, std::vector<uint8_t>& storage,
+    const DecompressLimits& limits, Progress* progress)
+{
+    if (data.empty())
+        return makeError(ErrorCode::InvalidInput, "empty file");
+    if (!isGzip(data))
+        return data;
+    if (progress)
+        progress->setStage("decompressing");
+    auto r = gunzip(data, limits);
+    if (!r)
+        return r.error();
+    storage = std::move(r).value();
+    if (storage.empty())
+        return makeError(ErrorCode::InvalidInput, "empty file after decompression");
+    return std::span<const uint8_t>(storage);
+}
+
 } // namespace symflame::model

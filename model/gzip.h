@@ -1,6 +1,7 @@
 // gzip detection, capped decompression and compression (zlib).
 #pragma once
 
+#include "model/progress.h"
 #include "model/result.h"
 
 #include <cstdint>
@@ -24,6 +25,12 @@ bool isGzip(std::span<const uint8_t> data);
 /// Decompresses a gzip stream (several concatenated members too). Errors: Truncated for a
 /// stream that ends early, InvalidInput for corrupt data, TooLarge past the limits.
 Result<std::vector<uint8_t>> gunzip(std::span<const uint8_t> data, const DecompressLimits& limits = {});
+
+/// The bytes a reader parses: data itself, or, when it starts with the gzip magic, its
+/// decompressed bytes (kept in storage). Errors: InvalidInput for empty data or an empty
+/// decompressed stream ("empty file", "empty file after decompression"), and gunzip's.
+Result<std::span<const uint8_t>> decompressIfGzip(std::span<const uint8_t> data, std::vector<uint8_t>& storage,
+    const DecompressLimits& limits, Progress* progress = nullptr);
 
 /// Compresses data as one gzip member.
 Result<std::vector<uint8_t>> gzipCompress(std::span<const uint8_t> data, int level = 6);

@@ -1687,24 +1687,13 @@ bool looksLikeOtlpJson(std::span<const uint8_t> data)
 
 Result<Profile> readOtlp(std::span<const uint8_t> data, const OtlpReadOptions& options, Progress* progress)
 {
-    if (data.empty())
-        return invalid("empty file");
     std::vector<uint8_t> inflated;
-    std::span<const uint8_t> raw = data;
-    if (isGzip(data)) {
-        if (progress)
-            progress->setStage("decompressing");
-        auto r = gunzip(data, options.limits);
-        if (!r)
-            return r.error();
-        inflated = std::move(r).value();
-        if (inflated.empty())
-            return invalid("empty file after decompression");
-        raw = inflated;
-    }
+    auto raw = decompressIfGzip(data, inflated, options.limits, progress);
+    if (!raw)
+        return raw.error();
     if (progress)
         progress->setStage("reading OTLP tables");
-    OtlpDecoder decoder(raw, options, progress);
+    OtlpDecoder decoder(*raw, options, progress);
     return decoder.run();
 }
 

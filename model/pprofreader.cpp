@@ -1037,24 +1037,13 @@ private:
 
 Result<Profile> readPprof(std::span<const uint8_t> data, const PprofReadOptions& options, Progress* progress)
 {
-    if (data.empty())
-        return invalid("empty file");
     std::vector<uint8_t> inflated;
-    std::span<const uint8_t> raw = data;
-    if (isGzip(data)) {
-        if (progress)
-            progress->setStage("decompressing");
-        auto r = gunzip(data, options.limits);
-        if (!r)
-            return r.error();
-        inflated = std::move(r).value();
-        if (inflated.empty())
-            return invalid("empty file after decompression");
-        raw = inflated;
-    }
+    auto raw = decompressIfGzip(data, inflated, options.limits, progress);
+    if (!raw)
+        return raw.error();
     if (progress)
         progress->setStage("reading pprof tables");
-    PprofDecoder decoder(raw, progress);
+    PprofDecoder decoder(*raw, progress);
     return decoder.run();
 }
 

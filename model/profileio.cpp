@@ -133,25 +133,15 @@ Result<Profile> loadProfile(
     auto file = readWholeFile(path);
     if (!file)
         return file.error().withPath(path);
-    if (file->empty())
-        return makeError(ErrorCode::InvalidInput, "empty file", path);
 
     std::vector<uint8_t> inflated;
-    std::span<const uint8_t> raw = *file;
-    const bool compressed = isGzip(raw);
-    if (compressed) {
-        if (progress)
-            progress->setStage("decompressing");
-        auto r = gunzip(raw, options.limits);
-        if (!r)
-            return r.error().withPath(path);
-        inflated = std::move(r).value();
-        // The compressed copy is no longer needed: free it before parsing.
-        std::vector<uint8_t>().swap(file.value());
-        raw = inflated;
-        if (raw.empty())
-            return makeError(ErrorCode::InvalidInput, "empty file after decompression", path);
-    }
+    const bool compressed = isGzip(*file);
+    auto decompressed = decompressIfGzip(*file, inflated, options.limits, progress);
+    if (!decompressed)
+        return decompressed.error().withPath(path);
+    const std::span<const uint8_t> raw = *decompressed;
+    if (compressed)
+        std::vector<uint8_t>().swap(file.value()); // the compressed copy is no longer needed: free it before parsing
 
     const ProfileFormat detected = detectFormat(raw);
     if (format)
