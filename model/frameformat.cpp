@@ -15,7 +15,7 @@ std::string_view baseName(std::string_view path)
     return slash == std::string_view::npos ? path : path.substr(slash + 1);
 }
 
-static std::string hex(uint64_t v)
+std::string hexNumber(uint64_t v)
 {
     char buf[24];
     std::snprintf(buf, sizeof buf, "0x%" PRIx64, v);
@@ -26,7 +26,7 @@ std::string unsymbolizedName(const Profile& profile, const Location& location)
 {
     const Mapping* m = profile.mappingOf(location);
     if (!m || m->file.empty())
-        return hex(location.address);
+        return hexNumber(location.address);
     // Addresses below the mapping start are taken to be file addresses already (producers
     // that write normalized addresses), rather than wrapping around.
     const uint64_t fileOffset = location.address >= m->start && !m->has(Mapping::ElfAddresses)
@@ -34,7 +34,7 @@ std::string unsymbolizedName(const Profile& profile, const Location& location)
         : location.address;
     std::string out(baseName(profile.str(m->file)));
     out += '+';
-    out += hex(fileOffset);
+    out += hexNumber(fileOffset);
     return out;
 }
 

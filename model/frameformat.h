@@ -15,6 +15,9 @@ std::string_view baseName(std::string_view path);
 /// address - start + offset) when the location has a mapping with a file, else "0xaddress".
 std::string unsymbolizedName(const Profile& profile, const Location& location);
 
+/// v as "0x" and lowercase hexadecimal digits, no padding ("0x4010a0").
+std::string hexNumber(uint64_t v);
+
 /// A value with its unit, scaled for reading: "1.25s", "340ms", "12.5MiB", "1234". Time units
 /// scale ns/us/ms/s/hrs, byte units 1024-based B/KiB/MiB/GiB/TiB/PiB (where pprof, scaling the
 /// same way, says kB/MB/...), with at most two decimals and trailing zeros dropped; count-like

@@ -1,5 +1,7 @@
 #include "symbolize/elffile.h"
 
+#include "model/frameformat.h"
+
 #include <algorithm>
 #include <cstring>
 
@@ -27,17 +29,6 @@ uint64_t alignUp(uint64_t v, uint64_t a)
     return (v + (a - 1)) & ~(a - 1);
 }
 
-std::string hex64(uint64_t v)
-{
-    static const char digits[] = "0123456789abcdef";
-    std::string s;
-    do {
-        s.insert(s.begin(), digits[v & 15]);
-        v >>= 4;
-    } while (v);
-    return "0x" + s;
-}
-
 } // namespace
 
 std::string elfTypeName(ElfType t)
@@ -54,7 +45,7 @@ std::string elfTypeName(ElfType t)
     case ElfType::Core:
         return "CORE";
     }
-    return hex64(static_cast<uint16_t>(t));
+    return model::hexNumber(static_cast<uint16_t>(t));
 }
 
 const char* sectionCompressionName(SectionCompression c)
@@ -191,7 +182,7 @@ Status ElfFile::parseImpl()
             return makeError(ErrorCode::InvalidInput, "invalid section header entry size " + std::to_string(shentsize));
         if (!fits(shoff, wantShent, size))
             return makeError(ErrorCode::Truncated,
-                "section header table at offset " + hex64(shoff) + " is past the end of the file ("
+                "section header table at offset " + model::hexNumber(shoff) + " is past the end of the file ("
                     + std::to_string(size) + " bytes)");
         const uint8_t* s0 = h + shoff;
         const uint64_t s0size = m_is64 ? read64(s0 + 32) : read32(s0 + 20);
@@ -214,7 +205,7 @@ Status ElfFile::parseImpl()
             return makeError(ErrorCode::InvalidInput, "invalid program header entry size " + std::to_string(phentsize));
         if (!fits(phoff, uint64_t(phnum) * phentsize, size))
             return makeError(ErrorCode::Truncated,
-                "program header table (" + std::to_string(phnum) + " entries at offset " + hex64(phoff)
+                "program header table (" + std::to_string(phnum) + " entries at offset " + model::hexNumber(phoff)
                     + ") extends past the end of the file (" + std::to_string(size) + " bytes)");
         m_segments.reserve(phnum);
         for (uint32_t i = 0; i < phnum; ++i) {
@@ -239,7 +230,7 @@ Status ElfFile::parseImpl()
             // A segment without file bytes may name any offset (debug-only files shrunk by objcopy).
             if ((s.type == elf::PT_LOAD || s.type == elf::PT_NOTE) && s.filesz > 0 && !fits(s.offset, s.filesz, size))
                 return makeError(ErrorCode::Truncated,
-                    "program header " + std::to_string(i) + " (offset " + hex64(s.offset) + ", size " + hex64(s.filesz)
+                    "program header " + std::to_string(i) + " (offset " + model::hexNumber(s.offset) + ", size " + model::hexNumber(s.filesz)
                         + ") extends past the end of the file (" + std::to_string(size) + " bytes)");
             m_segments.push_back(s);
         }
@@ -265,7 +256,7 @@ Status ElfFile::parseSections(uint64_t shoff, uint32_t shnum, uint32_t shstrndx)
     const uint64_t entsize = m_is64 ? 64 : 40;
     if (!fits(shoff, uint64_t(shnum) * entsize, size))
         return makeError(ErrorCode::Truncated,
-            "section header table (" + std::to_string(shnum) + " entries at offset " + hex64(shoff)
+            "section header table (" + std::to_string(shnum) + " entries at offset " + model::hexNumber(shoff)
                 + ") extends past the end of the file (" + std::to_string(size) + " bytes)");
     m_sections.resize(shnum);
     std::vector<uint32_t> nameOffsets(shnum);
@@ -296,7 +287,7 @@ Status ElfFile::parseSections(uint64_t shoff, uint32_t shnum, uint32_t shstrndx)
         }
         if (s.hasData() && !fits(s.offset, s.size, size))
             return makeError(ErrorCode::Truncated,
-                "section " + std::to_string(i) + " (offset " + hex64(s.offset) + ", size " + hex64(s.size)
+                "section " + std::to_string(i) + " (offset " + model::hexNumber(s.offset) + ", size " + model::hexNumber(s.size)
                     + ") extends past the end of the file (" + std::to_string(size) + " bytes)");
     }
     if (shstrndx == elf::SHN_UNDEF)

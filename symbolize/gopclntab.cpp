@@ -1,5 +1,6 @@
 #include "symbolize/gopclntab.h"
 
+#include "model/frameformat.h"
 #include "symbolize/gobuildinfo.h"
 
 #include <algorithm>
@@ -22,17 +23,6 @@ constexpr int kMaxInlineDepth = 1000;
 // Word indices in moduledata (runtime/symtab.go): text, and gofunc (1.18–1.19 / 1.20+, which
 // added covctrs and ecovctrs before it).
 constexpr size_t kModuledataText = 22, kModuledataGoFunc118 = 38, kModuledataGoFunc120 = 40;
-
-std::string hex(uint64_t v)
-{
-    static const char digits[] = "0123456789abcdef";
-    std::string s;
-    do {
-        s.insert(s.begin(), digits[v & 15]);
-        v >>= 4;
-    } while (v);
-    return "0x" + s;
-}
 
 uint32_t load32(const uint8_t* p, bool little)
 {
@@ -160,7 +150,7 @@ Status GoPclntab::checkHeader()
     if (!v)
         v = versionOfMagic(load32(p, false));
     if (!v)
-        return makeError(ErrorCode::InvalidInput, "gopclntab has no known magic (" + hex(load32(p, true)) + ")");
+        return makeError(ErrorCode::InvalidInput, "gopclntab has no known magic (" + model::hexNumber(load32(p, true)) + ")");
     m_version = *v;
     if (p[4] != 0 || p[5] != 0)
         return makeError(ErrorCode::InvalidInput, "gopclntab header bytes 4-5 are not zero");
@@ -185,7 +175,7 @@ Status GoPclntab::checkHeader()
         const uint64_t off = headerWord(i);
         if (off > size)
             return makeError(ErrorCode::Truncated,
-                std::string("gopclntab ") + what + " offset " + hex(off) + " is past the end of the table ("
+                std::string("gopclntab ") + what + " offset " + model::hexNumber(off) + " is past the end of the table ("
                     + std::to_string(size) + " bytes)");
         *out = static_cast<size_t>(off);
         return Status::success();
@@ -200,7 +190,7 @@ Status GoPclntab::checkHeader()
             return makeError(ErrorCode::Truncated, "gopclntab function table runs past the end of the table");
         const uint32_t fileoff = u32(m_functab + functabSize);
         if (!has(fileoff, 4))
-            return makeError(ErrorCode::Truncated, "gopclntab file table offset " + hex(fileoff) + " is out of range");
+            return makeError(ErrorCode::Truncated, "gopclntab file table offset " + model::hexNumber(fileoff) + " is out of range");
         m_fileBase = fileoff;
         m_fileCount = u32(fileoff);
         if (!has(fileoff, uint64_t(m_fileCount) * 4))
@@ -242,7 +232,7 @@ Status GoPclntab::checkHeader()
         if (entryPc(i + 1) < entryPc(i))
             return makeError(ErrorCode::InvalidInput,
                 "gopclntab function table is not sorted at entry " + std::to_string(i + 1) + " ("
-                    + hex(entryPc(i + 1)) + " after " + hex(entryPc(i)) + ")");
+                    + model::hexNumber(entryPc(i + 1)) + " after " + model::hexNumber(entryPc(i)) + ")");
     return Status::success();
 }
 
@@ -300,14 +290,14 @@ Result<GoPclntab::FuncRecord> GoPclntab::readFunc(size_t i) const
     const size_t fixed = sz0 + fields * 4 + 4;
     if (rel > m_data.size() || !has(off, fixed))
         return makeError(ErrorCode::Truncated,
-            "gopclntab record of function " + std::to_string(i) + " (offset " + hex(rel) + ") is out of range");
+            "gopclntab record of function " + std::to_string(i) + " (offset " + model::hexNumber(rel) + ") is out of range");
     FuncRecord f;
     f.offset = off;
     f.entry = go118 ? m_textStart + u32(off) : word(off);
     if (f.entry != entryPc(i))
         return makeError(ErrorCode::InvalidInput,
-            "gopclntab record of function " + std::to_string(i) + " has entry " + hex(f.entry)
-                + ", the function table says " + hex(entryPc(i)));
+            "gopclntab record of function " + std::to_string(i) + " has entry " + model::hexNumber(f.entry)
+                + ", the function table says " + model::hexNumber(entryPc(i)));
     const auto field = [&](size_t n) { return u32(off + sz0 + (n - 1) * 4); };
     f.nameOff = field(1);
     f.pcfile = field(5);
@@ -332,11 +322,11 @@ Result<std::string_view> GoPclntab::cString(size_t base, uint64_t offset, const 
 {
     if (offset >= m_data.size() - base)
         return makeError(ErrorCode::Truncated,
-            std::string("gopclntab ") + what + " offset " + hex(offset) + " is past the end of the table");
+            std::string("gopclntab ") + what + " offset " + model::hexNumber(offset) + " is past the end of the table");
     const uint8_t* start = m_data.data() + base + offset;
     const void* nul = std::memchr(start, 0, m_data.size() - base - offset);
     if (!nul)
-        return makeError(ErrorCode::Truncated, std::string("gopclntab ") + what + " at " + hex(offset) + " is not terminated");
+        return makeError(ErrorCode::Truncated, std::string("gopclntab ") + what + " at " + model::hexNumber(offset) + " is not terminated");
     return std::string_view(reinterpret_cast<const char*>(start), static_cast<const uint8_t*>(nul) - start);
 }
 
@@ -372,7 +362,7 @@ Result<int32_t> GoPclntab::pcValue(uint32_t tableOffset, uint64_t entry, uint64_
     if (tableOffset == 0)
         return -1; // no table
     if (tableOffset >= m_data.size() - m_pcBase)
-        return makeError(ErrorCode::Truncated, "gopclntab pc-value table offset " + hex(tableOffset) + " is out of range");
+        return makeError(ErrorCode::Truncated, "gopclntab pc-value table offset " + model::hexNumber(tableOffset) + " is out of range");
     PcTableCursor* c = nullptr;
     for (PcTableCursor& k : m_cursors)
         if (k.used && k.tableOffset == tableOffset && k.entry == entry)
@@ -432,7 +422,7 @@ Result<int32_t> GoPclntab::pcValue(uint32_t tableOffset, uint64_t entry, uint64_
     if (c->state == PcTableCursor::State::Ended)
         return -1; // the table ended before pc
     return makeError(ErrorCode::Truncated,
-        "gopclntab pc-value table at " + hex(tableOffset) + " runs past the end of the table");
+        "gopclntab pc-value table at " + model::hexNumber(tableOffset) + " runs past the end of the table");
 }
 
 Result<std::span<const uint8_t>> GoPclntab::inlineTree(const FuncRecord& f) const
@@ -450,7 +440,7 @@ Result<std::span<const uint8_t>> GoPclntab::inlineTree(const FuncRecord& f) cons
             return std::span<const uint8_t>();
         if (off >= m_input.goFunc.size())
             return makeError(
-                ErrorCode::Truncated, "gopclntab inline tree offset " + hex(off) + " is past the end of gofunc");
+                ErrorCode::Truncated, "gopclntab inline tree offset " + model::hexNumber(off) + " is past the end of gofunc");
         return m_input.goFunc.subspan(off);
     }
     if (!m_input.bytesAt)
@@ -464,7 +454,7 @@ Result<std::span<const uint8_t>> GoPclntab::inlineTree(const FuncRecord& f) cons
         return std::span<const uint8_t>();
     const auto bytes = m_input.bytesAt(address);
     if (bytes.empty())
-        return makeError(ErrorCode::InvalidInput, "gopclntab inline tree at " + hex(address) + " is not in the file");
+        return makeError(ErrorCode::InvalidInput, "gopclntab inline tree at " + model::hexNumber(address) + " is not in the file");
     return bytes;
 }
 
