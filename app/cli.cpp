@@ -224,13 +224,8 @@ void printBinariesJson(Output& out, const std::vector<symbolize::BinaryRow>& row
         out << ",\"mismatch_build_id\":";
         out.jsonString(r.mismatchBuildId);
         out << ",\"self\":" << r.self << ",\"total\":" << r.total << ",\"locations\":" << r.locations
-            << ",\"symbolized\":" << r.symbolized << ",\"tried\":[";
-        for (size_t k = 0; k < r.tried.size(); ++k) {
-            if (k)
-                out << ',';
-            out.jsonString(r.tried[k]);
-        }
-        out << "]}";
+            << ",\"symbolized\":" << r.symbolized << ",\"tried\":";
+        out.jsonStringArray(r.tried) << '}';
     }
     out << ']';
 }

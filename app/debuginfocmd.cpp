@@ -115,13 +115,8 @@ void printCheckJson(Output& out, const symbolize::BinaryCheck& c, bool first)
         out.jsonString(c.elf->debugLink() ? c.elf->debugLink()->name : std::string());
         out << ",\"source\":";
         out.jsonString(symbolize::debugSourceName(c.located.source));
-        out << ",\"tried\":[";
-        for (size_t i = 0; i < c.located.tried.size(); ++i) {
-            if (i)
-                out << ',';
-            out.jsonString(c.located.tried[i]);
-        }
-        out << ']';
+        out << ",\"tried\":";
+        out.jsonStringArray(c.located.tried);
     }
     out << '}';
 }

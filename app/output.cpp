@@ -81,6 +81,19 @@ static size_t utf8SequenceLength(std::string_view s, size_t i)
     return len;
 }
 
+Output& Output::jsonStringArray(std::span<const std::string> items)
+{
+    m_buf.push_back('[');
+    for (size_t i = 0; i < items.size(); ++i) {
+        if (i)
+            m_buf.push_back(',');
+        jsonString(items[i]);
+    }
+    m_buf.push_back(']');
+    maybeFlush();
+    return *this;
+}
+
 Output& Output::jsonString(std::string_view s)
 {
     static constexpr char kHex[] = "0123456789abcdef";

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -39,6 +40,8 @@ public:
     Output& padLeft(std::string_view s, size_t width);
     /// Appends s as a JSON string literal (quoted, escaped; invalid UTF-8 becomes U+FFFD).
     Output& jsonString(std::string_view s);
+    /// Appends items as a JSON array of strings.
+    Output& jsonStringArray(std::span<const std::string> items);
     /// Appends a printf-style formatted piece (short texts only: at most 255 characters).
     Output& format(const char* fmt, ...) __attribute__((format(printf, 2, 3)));
 

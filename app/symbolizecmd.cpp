@@ -61,13 +61,9 @@ void printJsonReport(const model::Profile& profile, const symbolize::SymbolizeRe
         out.jsonString(m.error);
         out << ",\"debuginfod\":";
         out.jsonString(m.debuginfod);
-        out << ",\"locations\":" << m.locations << ",\"resolved\":" << m.resolved << ",\"tried\":[";
-        for (size_t i = 0; i < m.tried.size(); ++i) {
-            if (i)
-                out << ',';
-            out.jsonString(m.tried[i]);
-        }
-        out << "],\"dwarf_warnings\":" << uint64_t(m.dwarfWarnings) << '}';
+        out << ",\"locations\":" << m.locations << ",\"resolved\":" << m.resolved << ",\"tried\":";
+        out.jsonStringArray(m.tried);
+        out << ",\"dwarf_warnings\":" << uint64_t(m.dwarfWarnings) << '}';
     }
     for (const auto& s : report.sourceMaps.scripts) {
         out << (first ? "{\"script\":" : ",{\"script\":");
@@ -79,13 +75,8 @@ void printJsonReport(const model::Profile& profile, const symbolize::SymbolizeRe
         out.jsonString(s.mapPath);
         out << ",\"reason\":";
         out.jsonString(s.reason);
-        out << ",\"locations\":" << s.locations << ",\"resolved\":" << s.resolved << ",\"tried\":[";
-        for (size_t i = 0; i < s.tried.size(); ++i) {
-            if (i)
-                out << ',';
-            out.jsonString(s.tried[i]);
-        }
-        out << "]}";
+        out << ",\"locations\":" << s.locations << ",\"resolved\":" << s.resolved << ",\"tried\":";
+        out.jsonStringArray(s.tried) << '}';
     }
     out << "]\n";
 }

@@ -473,7 +473,7 @@ private slots:
         QVERIFY(action);
         QCOMPARE(action->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_E));
         QTemporaryDir dir;
-        for (const QString name : { QStringLiteral("graph.svg"), QStringLiteral("graph.png") }) {
+        for (const QString& name : { QStringLiteral("graph.svg"), QStringLiteral("graph.png") }) {
             const QString path = dir.filePath(name);
             bool answered = false;
             // The dialog is modal: answer it from the event loop it runs.
