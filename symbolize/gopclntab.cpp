@@ -121,12 +121,13 @@ Result<GoPclntab> GoPclntab::parse(GoPclntabInput input)
     t.m_input = std::move(input);
     if (Status st = t.checkHeader(); !st)
         return st.error();
-    t.findWrapperFuncId();
     return t;
 }
 
-void GoPclntab::findWrapperFuncId()
+std::optional<uint8_t> GoPclntab::wrapperFuncId() const
 {
+    if (m_wrapperFuncId)
+        return *m_wrapperFuncId;
     std::array<uint32_t, 256> count {};
     for (size_t i = 0; i < m_nfunc; ++i)
         if (auto f = readFunc(i))
@@ -135,8 +136,8 @@ void GoPclntab::findWrapperFuncId()
     for (size_t id = 2; id < count.size(); ++id)
         if (count[id] > count[best])
             best = id;
-    if (count[best] >= 2)
-        m_wrapperFuncId = uint8_t(best);
+    m_wrapperFuncId = count[best] >= 2 ? std::optional<uint8_t>(uint8_t(best)) : std::nullopt;
+    return *m_wrapperFuncId;
 }
 
 Status GoPclntab::checkHeader()

@@ -100,8 +100,9 @@ public:
     /// which the Go runtime leaves out of tracebacks and profiles. Its number changes between
     /// Go releases (it is the last of the enumeration); every other special FuncID names one
     /// runtime function, so it is the one nonzero FuncID shared by several functions. nullopt
-    /// when no FuncID is (a table without wrappers, or an unreadable one).
-    std::optional<uint8_t> wrapperFuncId() const { return m_wrapperFuncId; }
+    /// when no FuncID is (a table without wrappers, or an unreadable one). Found on first use (a
+    /// pass over every function record), which only wrapper elision needs.
+    std::optional<uint8_t> wrapperFuncId() const;
 
     /// Function i of the function table (0 <= i < functionCount()).
     model::Result<GoFunction> function(size_t i) const;
@@ -143,9 +144,8 @@ private:
     model::Result<std::string_view> functionName(uint32_t nameOff) const;
     model::Result<std::string_view> fileName(const FuncRecord& f, int32_t fileIndex) const;
     model::Result<std::span<const uint8_t>> inlineTree(const FuncRecord& f) const;
-    void findWrapperFuncId();
     uint32_t m_pcdataInlTree = 2, m_funcdataInlTree = 3;
-    std::optional<uint8_t> m_wrapperFuncId;
+    mutable std::optional<std::optional<uint8_t>> m_wrapperFuncId; ///< outer: computed yet
     bool m_readInlineTrees = true;
     model::Result<GoFrame> frameAt(const FuncRecord& f, uint64_t pc, std::string_view name, uint32_t startLine) const;
 
