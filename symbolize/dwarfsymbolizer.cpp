@@ -146,12 +146,9 @@ struct DwarfSymbolizer::Impl {
         return true;
     }
 
-    /// False when the unit covering address is malformed (checked once per unit).
-    bool unitUsable(uint64_t address)
+    /// False when the unit is malformed (checked once per unit).
+    bool unitUsable(llvm::DWARFCompileUnit* cu)
     {
-        llvm::DWARFCompileUnit* cu = context->getCompileUnitForCodeAddress(address);
-        if (!cu)
-            return true; // nothing to walk
         auto [it, inserted] = unitChecked.try_emplace(cu, true);
         if (!inserted)
             return it->second;
@@ -251,31 +248,168 @@ struct DwarfSymbolizer::Impl {
         return std::string_view(*s);
     }
 
-    /// Function names and start lines of the inline chain at address, resolved through the
-    /// supplementary file (DWARFDie::getSubroutineName with linkage names, getDeclLine).
-    void resolveThroughSupplementary(uint64_t address, llvm::DIInliningInfo& info)
+    // --- The inline chain, walked here rather than through DWARFContext::getInliningInfoForAddress:
+    // the same steps and the same answers (function names by linkage name, start lines, the
+    // innermost frame's file and line from the line table, the callers' from the call_* attributes
+    // of the frame inside them), without what that function computes and we never use (each
+    // frame's declaration file, joined into a path, and low_pc), and with what repeats cached:
+    // a DIE's names and lines are read once, a file index is turned into a path once per unit.
+
+    /// What is read from one DIE of a chain, as ids in the output's string table.
+    struct DieInfo {
+        StringId systemName; ///< linkage name, else name ("" for none)
+        StringId name; ///< systemName demangled
+        uint32_t startLine = 0; ///< DW_AT_decl_line, through specification/abstract_origin
+        bool callerRead = false;
+        uint32_t callFile = 0, callLine = 0, callColumn = 0;
+    };
+    struct DieKey {
+        const llvm::DWARFUnit* unit;
+        uint64_t offset;
+        bool operator==(const DieKey&) const = default;
+    };
+    struct DieKeyHash {
+        size_t operator()(const DieKey& k) const noexcept
+        {
+            const uint64_t h = (reinterpret_cast<uintptr_t>(k.unit) ^ k.offset) * 0x9e3779b97f4a7c15ull;
+            return static_cast<size_t>(h ^ (h >> 29));
+        }
+    };
+    std::unordered_map<DieKey, DieInfo, DieKeyHash> dieCache;
+    /// (unit, file index) -> file path id; invalidFile when the index names no file.
+    std::unordered_map<DieKey, uint32_t, DieKeyHash> fileCache;
+    static constexpr uint32_t invalidFile = UINT32_MAX;
+    /// Symbol -> (raw id, demangled id).
+    std::unordered_map<const SymbolTable::Symbol*, std::pair<StringId, StringId>> symbolCache;
+    llvm::SmallVector<llvm::DWARFDie, 8> chain; // reused between addresses
+
+    /// Empties the caches when the output changes (their ids belong to one string table).
+    void useOutput(const SymbolizedAddresses& out)
+    {
+        if (cacheOwner == &out)
+            return;
+        cacheOwner = &out;
+        demangled.clear();
+        dieCache.clear();
+        fileCache.clear();
+        symbolCache.clear();
+    }
+
+    DieInfo& dieInfo(const llvm::DWARFDie& die, SymbolizedAddresses& out)
+    {
+        auto [it, inserted] = dieCache.try_emplace(DieKey { die.getDwarfUnit(), die.getOffset() });
+        DieInfo& info = it->second;
+        if (!inserted)
+            return info;
+        std::string_view name;
+        uint64_t startLine = 0;
+        if (supplementary) {
+            // Names and lines may sit behind alt references (see the header).
+            using llvm::dwarf::DW_AT_decl_line, llvm::dwarf::DW_AT_linkage_name,
+                llvm::dwarf::DW_AT_MIPS_linkage_name, llvm::dwarf::DW_AT_name;
+            std::optional<std::string_view> n;
+            if (auto v = findRecursively(die, { DW_AT_MIPS_linkage_name, DW_AT_linkage_name }))
+                n = stringOf(*v);
+            if (!n)
+                if (auto v = findRecursively(die, { DW_AT_name }))
+                    n = stringOf(*v);
+            name = n.value_or(std::string_view());
+            if (auto v = findRecursively(die, { DW_AT_decl_line }))
+                startLine = v->getAsUnsignedConstant().value_or(0);
+        } else {
+            if (const char* n = die.getSubroutineName(llvm::DINameKind::LinkageName))
+                name = n;
+            startLine = die.getDeclLine();
+        }
+        info.systemName = out.intern(name);
+        info.name = demangledName(out, info.systemName);
+        info.startLine = static_cast<uint32_t>(startLine);
+        return info;
+    }
+
+    void readCaller(const llvm::DWARFDie& die, DieInfo& info)
+    {
+        if (info.callerRead)
+            return;
+        uint32_t discriminator = 0;
+        die.getCallerFrame(info.callFile, info.callLine, info.callColumn, discriminator);
+        info.callerRead = true;
+    }
+
+    /// The path of file index of unit's line table (absolute when DWARF makes it so); invalidFile
+    /// when there is no such file.
+    uint32_t fileName(llvm::DWARFCompileUnit* cu, const llvm::DWARFDebugLine::LineTable& table, uint64_t index,
+        SymbolizedAddresses& out)
+    {
+        auto [it, inserted] = fileCache.try_emplace(DieKey { cu, index }, invalidFile);
+        if (inserted) {
+            std::string path;
+            if (table.getFileNameByIndex(index, cu->getCompilationDir(),
+                    llvm::DILineInfoSpecifier::FileLineInfoKind::AbsoluteFilePath, path))
+                it->second = out.intern(path).value;
+        }
+        return it->second;
+    }
+
+    /// Appends the frames of address (innermost first) as DWARF gives them; the last frame's
+    /// function is left for the symbol table to name. Appends nothing when DWARF has nothing.
+    struct Frame {
+        StringId systemName, name, file;
+        uint32_t startLine = 0, line = 0, column = 0;
+    };
+    void inlineChain(uint64_t address, uint64_t sectionIndex, SymbolizedAddresses& out, std::vector<Frame>& frames)
     {
         llvm::DWARFCompileUnit* cu = context->getCompileUnitForCodeAddress(address);
-        if (!cu)
+        if (!cu || !unitUsable(cu))
             return;
-        llvm::SmallVector<llvm::DWARFDie, 4> chain;
+        chain.clear();
         cu->getInlinedChainForAddress(address, chain);
-        if (chain.size() != info.getNumberOfFrames())
+        const llvm::DWARFDebugLine::LineTable* table = context->getLineTableForUnit(cu);
+        // The innermost frame's position comes from the line table (when the address has a row
+        // and the row's file exists; else no file and line 0).
+        Frame top;
+        bool topFound = false;
+        if (table) {
+            const uint32_t row = table->lookupAddress({ address, sectionIndex });
+            if (row != UINT32_MAX) {
+                const llvm::DWARFDebugLine::Row& r = table->Rows[row];
+                const uint32_t file = fileName(cu, *table, r.File, out);
+                if (file != invalidFile) {
+                    top.file = StringId(file);
+                    top.line = r.Line;
+                    top.column = r.Column;
+                    topFound = true;
+                }
+            }
+        }
+        if (chain.empty()) {
+            // No DIE for the address (e.g. its .dwo is missing): the line table's answer alone.
+            if (topFound)
+                frames.push_back(top);
             return;
-        using llvm::dwarf::DW_AT_decl_line, llvm::dwarf::DW_AT_linkage_name, llvm::dwarf::DW_AT_MIPS_linkage_name,
-            llvm::dwarf::DW_AT_name;
+        }
         for (size_t i = 0; i < chain.size(); ++i) {
-            llvm::DILineInfo* frame = info.getMutableFrame(static_cast<int>(i));
-            std::optional<std::string_view> name;
-            if (auto v = findRecursively(chain[i], { DW_AT_MIPS_linkage_name, DW_AT_linkage_name }))
-                name = stringOf(*v);
-            if (!name)
-                if (auto v = findRecursively(chain[i], { DW_AT_name }))
-                    name = stringOf(*v);
-            frame->FunctionName = name ? std::string(*name) : std::string(llvm::DILineInfo::BadString);
-            frame->StartLine = 0;
-            if (auto v = findRecursively(chain[i], { DW_AT_decl_line }))
-                frame->StartLine = static_cast<uint32_t>(v->getAsUnsignedConstant().value_or(0));
+            DieInfo& info = dieInfo(chain[i], out);
+            Frame f;
+            if (i == 0) {
+                f = top;
+            } else {
+                // The position in this frame is where the frame inside it was called from.
+                const DieInfo& inner = dieInfo(chain[i - 1], out);
+                if (table) {
+                    const uint32_t file = fileName(cu, *table, inner.callFile, out);
+                    if (file != invalidFile)
+                        f.file = StringId(file);
+                }
+                f.line = inner.callLine;
+                f.column = inner.callColumn;
+            }
+            if (i + 1 < chain.size())
+                readCaller(chain[i], info);
+            f.systemName = info.systemName;
+            f.name = info.name;
+            f.startLine = info.startLine;
+            frames.push_back(f);
         }
     }
 
@@ -291,10 +425,7 @@ struct DwarfSymbolizer::Impl {
     {
         if (raw.empty() || !options.demangle)
             return raw;
-        if (cacheOwner != &out) {
-            cacheOwner = &out;
-            demangled.clear();
-        }
+        useOutput(out);
         if (raw.index() >= demangled.size())
             demangled.resize(raw.index() + 1, 0);
         if (demangled[raw.index()] == 0) {
@@ -390,46 +521,38 @@ const std::vector<std::string>& DwarfSymbolizer::warnings() const
 Status DwarfSymbolizer::symbolize(
     std::span<const uint64_t> addresses, SymbolizedAddresses& out, const std::atomic<bool>* cancel)
 {
-    using llvm::DILineInfo;
-    const llvm::DILineInfoSpecifier spec(llvm::DILineInfoSpecifier::FileLineInfoKind::AbsoluteFilePath,
-        llvm::DILineInfoSpecifier::FunctionNameKind::LinkageName);
-    const auto clean = [](const std::string& s) -> std::string_view {
-        return s == DILineInfo::BadString ? std::string_view() : std::string_view(s);
-    };
+    Impl& d = *this->d;
+    d.useOutput(out);
+    std::vector<Impl::Frame> frames;
     for (size_t i = 0; i < addresses.size(); ++i) {
         if (cancel && (i & 1023) == 0 && cancel->load(std::memory_order_relaxed))
             return makeError(ErrorCode::Cancelled, "symbolization cancelled");
         const uint64_t address = addresses[i];
-        llvm::DIInliningInfo info;
-        if (d->context && d->unitUsable(address)) {
-            info = d->context->getInliningInfoForAddress({ address, d->sectionIndexFor(address) }, spec);
-            if (d->supplementary && info.getNumberOfFrames() > 0)
-                d->resolveThroughSupplementary(address, info);
-        }
-        if (info.getNumberOfFrames() == 0)
-            info.addFrame(DILineInfo());
+        frames.clear();
+        if (d.context)
+            d.inlineChain(address, d.sectionIndexFor(address), out, frames);
+        if (frames.empty())
+            frames.emplace_back();
         // As llvm-symbolizer: the symbol table names the physical frame, and a local symbol's
         // STT_FILE gives the file when DWARF gave none.
         const SymbolTable* table = nullptr;
-        const SymbolTable::Symbol* sym = findInUnion(d->symbols, d->dynamicSymbols, address, &table);
-        if (sym) {
-            DILineInfo* last = info.getMutableFrame(static_cast<int>(info.getNumberOfFrames()) - 1);
-            last->FunctionName = std::string(sym->name);
-            if (last->FileName == DILineInfo::BadString) {
+        if (const SymbolTable::Symbol* sym = findInUnion(d.symbols, d.dynamicSymbols, address, &table)) {
+            Impl::Frame& last = frames.back();
+            auto [it, inserted] = d.symbolCache.try_emplace(sym);
+            if (inserted) {
+                it->second.first = out.intern(sym->name);
+                it->second.second = d.demangledName(out, it->second.first);
+            }
+            last.systemName = it->second.first;
+            last.name = it->second.second;
+            if (last.file.empty()) {
                 const std::string_view file = table->fileOf(*sym);
                 if (!file.empty())
-                    last->FileName = std::string(file);
+                    last.file = out.intern(file);
             }
         }
-        for (uint32_t f = 0; f < info.getNumberOfFrames(); ++f) {
-            const DILineInfo& li = info.getFrame(f);
-            SymbolizedFunction fn;
-            fn.systemName = out.intern(clean(li.FunctionName));
-            fn.name = d->demangledName(out, fn.systemName);
-            fn.file = out.intern(clean(li.FileName));
-            fn.startLine = li.StartLine;
-            out.addFrame(out.addFunction(fn), li.Line, li.Column);
-        }
+        for (const Impl::Frame& f : frames)
+            out.addFrame(out.addFunction({ f.name, f.systemName, f.file, f.startLine }), f.line, f.column);
         out.endAddress();
     }
     return Status::success();
