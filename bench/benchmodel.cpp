@@ -117,6 +117,16 @@ int main(int argc, char** argv)
             ok = false;
         }
         if (td) {
+            // The preview the viewer paints first: nodes below 1/8192 of the total left out.
+            t = Stopwatch();
+            const CallTree preview = CallTree::build(p, symbols, type, dir, nullptr, nullptr, 0, total / 8192);
+            std::printf("%-22s %s (%zu nodes, nodes below 1/8192 of the total left out)\n", "CallTree preview",
+                t.text().c_str(), preview.size());
+            if (preview.totalValue() != total) {
+                std::fprintf(stderr, "error: preview total %lld != profile total %lld\n",
+                    (long long)preview.totalValue(), (long long)total);
+                ok = false;
+            }
             t = Stopwatch();
             const FlameLayout layout = FlameLayout::build(tree, tree.root(), total / 2000);
             size_t frames = 0;

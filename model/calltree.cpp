@@ -208,6 +208,9 @@ struct LevelGrower {
     uint32_t firstDepth = 0;
     std::vector<Item> level, next;
     std::vector<uint64_t> keys;
+    /// A preview's cut (CallTree::build's minTotal): a group of items whose values sum to less
+    /// makes no node and goes no deeper. 0 keeps everything.
+    int64_t minTotal = 0;
 
     CallTreeNode& node(uint32_t id) { return id < base ? (*shared)[id] : local[id - base]; }
 
@@ -271,7 +274,28 @@ struct LevelGrower {
                 = [&](size_t r) -> const Item& { return level[i + (sorted ? r : size_t(keys[r] & 0xffffffffu))]; };
             const auto firstChild = static_cast<uint32_t>(base + local.size());
             uint32_t previousRank = 0;
+            // Preview: the end (exclusive) of the current group of equal ranks, when it is kept.
+            size_t groupEnd = 0;
             for (size_t r = 0; r < runLength; ++r) {
+                if (minTotal > 0 && r >= groupEnd) {
+                    const uint32_t groupRank = itemAt(r).rank();
+                    int64_t sum = 0;
+                    size_t e = r;
+                    for (; e < runLength && itemAt(e).rank() == groupRank; ++e)
+                        sum += value[itemAt(e).stack];
+                    if (sum < minTotal) {
+                        r = e - 1; // the group is left out
+                        continue;
+                    }
+                    groupEnd = e;
+                    CallTreeNode n;
+                    n.symbol = SymbolId(groupRank);
+                    n.parent = NodeId(parent);
+                    n.depth = depth;
+                    n.total = sum; // known here: the cut leaves no complete subtree to sum up
+                    local.push_back(n);
+                    previousRank = groupRank;
+                }
                 // Ahead in storage order, across runs: most runs deep in a tree are one item.
                 if (i + r + kPrefetch < level.size()) {
                     const Item& ahead = level[i + r + kPrefetch];
@@ -280,7 +304,7 @@ struct LevelGrower {
                 }
                 const Item& it = itemAt(r);
                 const uint32_t rank = it.rank();
-                if (r == 0 || rank != previousRank) {
+                if (minTotal == 0 && (r == 0 || rank != previousRank)) {
                     CallTreeNode n;
                     n.symbol = SymbolId(rank); // turned into the symbol at the end
                     n.parent = NodeId(parent);
@@ -369,8 +393,9 @@ bool runOnThreads(unsigned n, Progress* progress, std::atomic<bool>& stop, Work&
 } // namespace
 
 CallTree CallTree::build(const Profile& profile, const SymbolTable& symbols, size_t sampleType, Direction direction,
-    Progress* progress, const StackFilter* filter, unsigned threads)
+    Progress* progress, const StackFilter* filter, unsigned threads, int64_t minTotal)
 {
+    minTotal = std::max<int64_t>(minTotal, 0);
     if (filter && filter->isIdentity())
         filter = nullptr;
     CallTree tree;
@@ -535,6 +560,7 @@ CallTree CallTree::build(const Profile& profile, const SymbolTable& symbols, siz
     top.value = value.data();
     const auto rankBits = static_cast<uint32_t>(std::max<int>(1, std::bit_width(std::max<size_t>(symbols.size(), 1) - 1)));
     top.rankBits = rankBits;
+    top.minTotal = minTotal;
     top.local = std::move(tree.m_nodes); // base 0: the grower's nodes are the tree's
     // Room for a node per frame (the most there can be) is only address space until it is
     // used, and saves copying the nodes each time the array would grow.
@@ -588,6 +614,7 @@ CallTree CallTree::build(const Profile& profile, const SymbolTable& symbols, siz
             grower.value = value.data();
             grower.shared = &nodes;
             grower.rankBits = rankBits;
+            grower.minTotal = minTotal;
             grower.level.assign(items.begin() + from, items.begin() + to);
             grower.next.reserve(grower.level.size());
             from = to;
@@ -706,13 +733,19 @@ CallTree CallTree::build(const Profile& profile, const SymbolTable& symbols, siz
     // childrenBegin 0 for leaves.
     for (size_t i = nodes.size(); i-- > 1;) {
         CallTreeNode& node = nodes[i];
-        node.total += node.self;
-        nodes[node.parent.index()].total += node.total;
+        if (minTotal == 0) {
+            node.total += node.self;
+            nodes[node.parent.index()].total += node.total;
+        }
         node.symbol = symbols.symbolAtRank(node.symbol.value);
         if (node.childCount == 0)
             node.childrenBegin = 0;
     }
-    nodes[0].total += nodes[0].self;
+    if (minTotal == 0)
+        nodes[0].total += nodes[0].self;
+    else
+        nodes[0].total = rootTotal;
+    tree.m_omittedBelow = minTotal;
     assert(nodes[0].total == rootTotal);
     (void)rootTotal;
     tree.m_nodes = std::move(nodes);

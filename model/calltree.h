@@ -88,9 +88,15 @@ public:
     /// A filter (focus, ignore, hide, collapsed recursion, sandwich) reshapes every stack first.
     /// Big trees are grown on several threads (threads 0: one per core, at most 8, and one for
     /// small trees); the result is the same for every number of threads.
+    ///
+    /// minTotal > 0 builds a preview: nodes whose total is below minTotal are left out with
+    /// their subtrees, so the tree holds what a flame graph shows at a width where such nodes
+    /// are narrower than a pixel, at a fraction of the cost. Every node kept has the total and
+    /// self of the full tree's node on the same path; a node's total can then exceed its self
+    /// plus its children's totals by what was left out.
     static CallTree build(const Profile& profile, const SymbolTable& symbols, size_t sampleType,
                           Direction direction = Direction::TopDown, Progress* progress = nullptr,
-                          const StackFilter* filter = nullptr, unsigned threads = 0);
+                          const StackFilter* filter = nullptr, unsigned threads = 0, int64_t minTotal = 0);
 
     NodeId root() const { return NodeId(0u); }
     size_t size() const { return m_nodes.size(); }
@@ -102,6 +108,8 @@ public:
     }
     int64_t totalValue() const { return m_nodes.empty() ? 0 : m_nodes[0].total; }
     Direction direction() const { return m_direction; }
+    /// The minTotal of a preview (nodes below it left out); 0 for a complete tree.
+    int64_t omittedBelow() const { return m_omittedBelow; }
     /// Nodes from the root (excluded) down to id (included).
     std::vector<NodeId> pathTo(NodeId id) const;
 
@@ -109,6 +117,7 @@ private:
     std::vector<CallTreeNode> m_nodes;
     std::vector<NodeId> m_children;
     Direction m_direction = Direction::TopDown;
+    int64_t m_omittedBelow = 0;
 };
 
 } // namespace symflame::model

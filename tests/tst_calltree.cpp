@@ -36,6 +36,7 @@ private slots:
     void cancelled();
     void emptyProfile();
     void threadsGiveTheSameTree();
+    void previewKeepsTheWideNodes();
 };
 
 void TestCallTree::topDown_data()
@@ -324,7 +325,10 @@ void TestCallTree::emptyProfile()
 // parent, depth, self, total, children) must equal the one-thread tree's, in both directions and
 // with a filter. The stacks are random paths over 300 functions, skewed toward a few callees as
 // real profiles are, so some subtrees are far bigger than others.
-void TestCallTree::threadsGiveTheSameTree()
+namespace {
+
+/// 20000 random stacks of depth 5-44 over 300 functions, mostly along a few hot paths.
+QByteArray randomFolded()
 {
     QByteArray folded;
     uint64_t state = 12345;
@@ -344,6 +348,14 @@ void TestCallTree::threadsGiveTheSameTree()
         }
         folded += ' ' + QByteArray::number(qulonglong(1 + next(9))) + '\n';
     }
+    return folded;
+}
+
+} // namespace
+
+void TestCallTree::threadsGiveTheSameTree()
+{
+    const QByteArray folded = randomFolded();
     bool ok = false;
     const Profile p = profileFromFolded(folded, &ok);
     QVERIFY(ok);
@@ -398,6 +410,57 @@ void TestCallTree::threadsGiveTheSameTree()
                 }
             }
         }
+}
+
+// A preview (minTotal) holds exactly the full tree's nodes whose total reaches minTotal, each
+// with the full tree's total and self, in the same breadth-first name order; on one thread and
+// several, top-down and bottom-up.
+void TestCallTree::previewKeepsTheWideNodes()
+{
+    bool ok = false;
+    const Profile p = profileFromFolded(randomFolded(), &ok);
+    QVERIFY(ok);
+    const SymbolTable symbols = SymbolTable::build(p);
+    for (const auto dir : { CallTree::Direction::TopDown, CallTree::Direction::BottomUp }) {
+        const CallTree full = CallTree::build(p, symbols, 0, dir, nullptr, nullptr, 1);
+        QCOMPARE(full.omittedBelow(), int64_t(0));
+        for (const int64_t minTotal : { int64_t(1), full.totalValue() / 4096, full.totalValue() / 200 }) {
+            // The full tree's nodes that the preview must have, by path, in id order.
+            std::vector<std::pair<std::vector<SymbolId>, const CallTreeNode*>> wanted;
+            for (uint32_t i = 1; i < full.size(); ++i) {
+                bool wide = true;
+                std::vector<SymbolId> path;
+                for (const NodeId n : full.pathTo(NodeId(i))) {
+                    wide = wide && full.node(n).total >= minTotal;
+                    path.push_back(full.node(n).symbol);
+                }
+                if (wide)
+                    wanted.emplace_back(std::move(path), &full.node(NodeId(i)));
+            }
+            QVERIFY(minTotal == 1 ? wanted.size() + 1 == full.size() : wanted.size() + 1 < full.size());
+            QVERIFY(wanted.size() >= 5);
+            for (const unsigned threads : { 1u, 2u }) {
+                const CallTree preview = CallTree::build(p, symbols, 0, dir, nullptr, nullptr, threads, minTotal);
+                QCOMPARE(preview.omittedBelow(), minTotal);
+                QCOMPARE(preview.totalValue(), full.totalValue());
+                QCOMPARE(preview.size(), wanted.size() + 1);
+                for (uint32_t i = 1; i < preview.size(); ++i) {
+                    std::vector<SymbolId> path;
+                    for (const NodeId n : preview.pathTo(NodeId(i)))
+                        path.push_back(preview.node(n).symbol);
+                    const auto& [wantedPath, node] = wanted[i - 1];
+                    QVERIFY(path == wantedPath);
+                    QCOMPARE(preview.node(NodeId(i)).total, node->total);
+                    QCOMPARE(preview.node(NodeId(i)).self, node->self);
+                    QCOMPARE(preview.node(NodeId(i)).depth, node->depth);
+                    int64_t children = 0;
+                    for (const NodeId c : preview.children(NodeId(i)))
+                        children += preview.node(c).total;
+                    QVERIFY(preview.node(NodeId(i)).self + children <= preview.node(NodeId(i)).total);
+                }
+            }
+        }
+    }
 }
 
 QTEST_GUILESS_MAIN(TestCallTree)
