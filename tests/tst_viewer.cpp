@@ -5,6 +5,7 @@
 // search bar, rules and details panel on a real profile. Screenshots go to /tmp/viewer-shots.
 #include "calltreetesthelpers.h"
 #include "fixtures/fixturepaths.h"
+#include "model/pprof.h"
 #include "model/search.h"
 #include "model/stackfilter.h"
 #include "model/toptable.h"
@@ -582,6 +583,72 @@ private slots:
         QVERIFY(after->tree->node(root).total >= widestTotal);
         QCOMPARE(window.flameGraph()->selected(), root);
         saveShot(window.grab().toImage(), QStringLiteral("window-symbolized.png"));
+    }
+
+    void bigProfileShowsAPreviewFirst()
+    {
+        // Enough frames for a preview (kPreviewFromFrames): 60000 stacks of 40 frames, most of
+        // their weight along a few hot paths, so that the preview leaves the narrow rest out.
+        QByteArray folded;
+        uint64_t state = 99;
+        auto next = [&](uint64_t n) {
+            state = state * 6364136223846793005ull + 1442695040888963407ull;
+            return (state >> 33) % n;
+        };
+        for (int s = 0; s < 60000; ++s) {
+            uint64_t f = next(3);
+            for (int d = 0; d < 40; ++d) {
+                folded += (d ? ";f" : "f") + QByteArray::number(qulonglong(f));
+                f = (f * 31 + (next(8) == 0 ? next(50) : 0) + 1) % 400;
+            }
+            folded += ' ' + QByteArray::number(qulonglong(1 + next(5))) + '\n';
+        }
+        bool ok = false;
+        const Profile p = profileFromFolded(folded, &ok);
+        QVERIFY(ok);
+        QVERIFY(p.stackLocations.size() >= ui::kPreviewFromFrames);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("big.pb.gz"));
+        QVERIFY(writePprofFile(p, path.toStdString()).ok());
+
+        ui::MainWindow window;
+        window.setErrorDialogsEnabled(false);
+        window.resize(1200, 700);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QSignalSpy finished(&window, &ui::MainWindow::loadFinished);
+        std::shared_ptr<const ui::ProfileSnapshot> preview;
+        int64_t zoomedTotal = 0;
+        bool finishedBeforePreview = false;
+        connect(&window, &ui::MainWindow::previewShown, this, [&] {
+            finishedBeforePreview = !finished.isEmpty();
+            preview = window.flameGraph()->snapshot();
+            // The user zooms into the widest frame below the root while the rest is grown.
+            NodeId widest;
+            for (NodeId c : preview->tree->children(preview->tree->root()))
+                if (!widest.valid() || preview->tree->node(c).total > preview->tree->node(widest).total)
+                    widest = c;
+            zoomedTotal = preview->tree->node(widest).total;
+            window.flameGraph()->zoomTo(widest);
+            window.flameGraph()->setSelected(widest);
+            saveShot(window.grab().toImage(), QStringLiteral("window-preview.png"));
+        });
+        window.openFile(path);
+        QVERIFY(finished.wait(60000));
+        QVERIFY(preview);
+        QVERIFY(!finishedBeforePreview);
+        const auto complete = window.flameGraph()->snapshot();
+        QVERIFY(complete != preview);
+        QVERIFY(preview->tree->omittedBelow() > 0);
+        QCOMPARE(complete->tree->omittedBelow(), int64_t(0));
+        QCOMPARE(preview->tree->totalValue(), complete->tree->totalValue());
+        QVERIFY(preview->tree->size() * 10 < complete->tree->size());
+        // Where the user went in the preview is where the complete view is.
+        const NodeId root = window.flameGraph()->rootNode();
+        QVERIFY(root != complete->tree->root());
+        QCOMPARE(complete->tree->node(root).total, zoomedTotal);
+        QCOMPARE(window.flameGraph()->selected(), root);
+        saveShot(window.grab().toImage(), QStringLiteral("window-after-preview.png"));
     }
 
     void mainWindowSearchRulesAndDetails()

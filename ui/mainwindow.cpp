@@ -604,7 +604,7 @@ void MainWindow::rebuildView(const ViewOptions& view)
 {
     auto snapshot = m_snapshot;
     startJob(m_path, tr("Building the call tree"),
-        [snapshot, view](Progress* progress) { return withView(*snapshot, view, progress); });
+        [snapshot, view](Progress* progress, const PreviewSink&) { return withView(*snapshot, view, progress); });
 }
 
 void MainWindow::updateChips()
@@ -815,7 +815,7 @@ void MainWindow::openFile(const QString& path)
     const QString absolute = QFileInfo(path).absoluteFilePath();
     const std::string native = QFile::encodeName(absolute).toStdString();
     startJob(absolute, tr("Loading %1").arg(QFileInfo(absolute).fileName()),
-        [native](Progress* progress) { return loadSnapshot(native, progress); });
+        [native](Progress* progress, const PreviewSink& preview) { return loadSnapshot(native, progress, 0, preview); });
 }
 
 void MainWindow::chooseSampleType(int index)
@@ -823,7 +823,7 @@ void MainWindow::chooseSampleType(int index)
     if (!m_snapshot || index < 0 || static_cast<size_t>(index) == m_snapshot->sampleType)
         return;
     auto snapshot = m_snapshot;
-    startJob(m_path, tr("Building the call tree"), [snapshot, index](Progress* progress) {
+    startJob(m_path, tr("Building the call tree"), [snapshot, index](Progress* progress, const PreviewSink&) {
         return withSampleType(*snapshot, static_cast<size_t>(index), progress);
     });
 }
@@ -835,7 +835,9 @@ void MainWindow::chooseProfile(int index)
     const std::string native = QFile::encodeName(m_path).toStdString();
     const auto profileIndex = static_cast<size_t>(index);
     startJob(m_path, tr("Loading profile %1").arg(index),
-        [native, profileIndex](Progress* progress) { return loadSnapshot(native, progress, profileIndex); });
+        [native, profileIndex](Progress* progress, const PreviewSink& preview) {
+            return loadSnapshot(native, progress, profileIndex, preview);
+        });
 }
 
 void MainWindow::startJob(const QString& path, const QString& what, Job job, bool keepView)
@@ -848,22 +850,36 @@ void MainWindow::startJob(const QString& path, const QString& what, Job job, boo
     connect(watcher, &QFutureWatcherBase::progressTextChanged, this, [this, what](const QString& stage) {
         m_hoverLabel->setText(stage.isEmpty() ? what : what + QStringLiteral(": ") + stage);
     });
+    connect(watcher, &QFutureWatcherBase::resultReadyAt, this, [this, watcher, generation](int index) {
+        if (generation != m_generation || watcher->future().isCanceled())
+            return;
+        const JobOutcome outcome = watcher->future().resultAt(index);
+        if (outcome.preview)
+            showPreview(outcome);
+    });
     connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation, path] {
         watcher->deleteLater();
         if (generation != m_generation)
             return; // cancelled or superseded by a newer load
         m_cancelCurrent = nullptr;
         setLoadingUi(false);
-        if (watcher->future().isCanceled() || watcher->future().resultCount() == 0) {
+        const int results = watcher->future().resultCount();
+        if (watcher->future().isCanceled() || results == 0 || watcher->future().resultAt(results - 1).preview) {
             finishJob(path, JobOutcome { nullptr, {}, true });
             return;
         }
-        finishJob(path, watcher->result());
+        finishJob(path, watcher->future().resultAt(results - 1));
     });
 
     QFuture<JobOutcome> future = QtConcurrent::run([job = std::move(job)](QPromise<JobOutcome>& promise) {
         PromiseProgress<JobOutcome> progress(promise);
-        auto result = job(&progress);
+        const PreviewSink preview = [&promise](std::shared_ptr<const ProfileSnapshot> first) {
+            JobOutcome outcome;
+            outcome.snapshot = std::move(first);
+            outcome.preview = true;
+            promise.addResult(std::move(outcome));
+        };
+        auto result = job(&progress, preview);
         JobOutcome outcome;
         if (result) {
             outcome.snapshot = std::move(result).value();
@@ -936,15 +952,38 @@ void MainWindow::finishJob(const QString& path, const JobOutcome& outcome)
         (void)search;
         return;
     }
+    // The complete tree after a preview: keep where the user went meanwhile.
+    NodeId root, selected;
+    if (m_showingPreview && m_snapshot && m_snapshot->profile == outcome.snapshot->profile) {
+        root = mapNode(*outcome.snapshot, m_flame->rootNode());
+        selected = mapNode(*outcome.snapshot, m_flame->selected());
+    }
+    m_showingPreview = false;
     m_report.reset(); // a new profile: no pass has run over it yet
     m_debugSources.reset();
     showSnapshot(outcome.snapshot);
+    if (root.valid() && root != outcome.snapshot->tree->root())
+        m_flame->jumpTo(root);
+    if (selected.valid()) {
+        m_flame->setSelected(selected);
+        m_details->setFrame(m_snapshot, selected);
+    }
     m_hoverLabel->clear();
     if (!path.isEmpty())
         addRecentFile(path);
     emit loadFinished(path);
     if (path == m_path && QSettings().value(QStringLiteral("symbolizeAfterLoading"), true).toBool())
         startSymbolization();
+}
+
+void MainWindow::showPreview(const JobOutcome& outcome)
+{
+    m_report.reset();
+    m_debugSources.reset();
+    showSnapshot(outcome.snapshot);
+    m_showingPreview = true;
+    m_hoverLabel->setText(tr("Showing a first view; growing the complete call tree\u2026"));
+    emit previewShown(QString::fromStdString(outcome.snapshot->path));
 }
 
 void MainWindow::updateBinaries()
@@ -997,7 +1036,7 @@ void MainWindow::startSymbolization()
     startJob(
         m_path, tr("Symbolizing"),
         [snapshot, sources, counts, reportOut, options](
-            Progress* progress) -> Result<std::shared_ptr<const ProfileSnapshot>> {
+            Progress* progress, const PreviewSink&) -> Result<std::shared_ptr<const ProfileSnapshot>> {
             auto copy = std::make_shared<Profile>(*snapshot->profile);
             symbolize::Symbolizer symbolizer { options };
             auto report = symbolizer.run(*copy, progress);
@@ -1137,6 +1176,9 @@ void MainWindow::updateStatus()
         text += tr(" \u00b7 %1 total %2")
                     .arg(QString::fromUtf8(m_snapshot->typeName()),
                         QString::fromStdString(formatValue(total, m_snapshot->unit())));
+    if (const int64_t cut = m_snapshot->tree ? m_snapshot->tree->omittedBelow() : 0; cut > 0)
+        text += tr(" \u00b7 preview: frames below %1 not shown yet")
+                    .arg(QString::fromStdString(formatValue(cut, m_snapshot->unit())));
     m_statusLabel->setText(text);
 }
 

@@ -86,6 +86,9 @@ public:
 signals:
     /// A load or sample-type switch finished and its result is shown.
     void loadFinished(const QString& path);
+    /// A big profile's preview is shown (frames narrower than 1/kPreviewParts of the total left
+    /// out); loadFinished follows when the complete tree replaces it.
+    void previewShown(const QString& path);
     /// Background symbolization finished and its result is shown (resolved of locations).
     void symbolizationFinished(qulonglong resolved, qulonglong locations);
     /// A load failed; message is the one-line reason.
@@ -100,8 +103,10 @@ private:
         std::shared_ptr<const ProfileSnapshot> snapshot;
         QString error; // empty on success
         bool cancelled = false;
+        bool preview = false; ///< a first view of a big profile; the complete one follows
     };
-    using Job = std::function<model::Result<std::shared_ptr<const ProfileSnapshot>>(model::Progress*)>;
+    /// Jobs that load a profile pass the sink on (loadSnapshot); the others ignore it.
+    using Job = std::function<model::Result<std::shared_ptr<const ProfileSnapshot>>(model::Progress*, const PreviewSink&)>;
 
     void createMenus();
     /// keepView: the result replaces the shown snapshot keeping zoom and selection (live
@@ -111,6 +116,8 @@ private:
     /// node of the shown snapshot's tree, found again in other's (by the symbols on its path).
     model::NodeId mapNode(const ProfileSnapshot& other, model::NodeId node) const;
     void finishJob(const QString& path, const JobOutcome& outcome);
+    /// Shows a load's preview: painted and explorable while the complete tree is grown.
+    void showPreview(const JobOutcome& outcome);
     void cancelLoading();
     void setLoadingUi(bool loading, const QString& what = {});
     void chooseSampleType(int index);
@@ -179,6 +186,7 @@ private:
     QLabel* m_sandwichLabel = nullptr;
     uint64_t m_sandwichGeneration = 0;
     bool m_jobKeepsView = false;
+    bool m_showingPreview = false; ///< the shown snapshot is a load's preview
     std::shared_ptr<QMap<int, QString>> m_debugSources; ///< per mapping index, from the last symbolization
     std::shared_ptr<std::pair<qulonglong, qulonglong>> m_symbolizeCounts;
     QDockWidget* m_legendDock = nullptr;

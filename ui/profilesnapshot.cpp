@@ -83,8 +83,8 @@ Result<std::shared_ptr<const CallTree>> buildTree(const Profile& profile, const 
 
 } // namespace
 
-Result<std::shared_ptr<const ProfileSnapshot>> makeSnapshot(
-    std::shared_ptr<const Profile> profile, size_t sampleType, std::string path, Progress* progress)
+Result<std::shared_ptr<const ProfileSnapshot>> makeSnapshot(std::shared_ptr<const Profile> profile,
+    size_t sampleType, std::string path, Progress* progress, const PreviewSink& preview)
 {
     auto snap = std::make_shared<ProfileSnapshot>();
     snap->path = std::move(path);
@@ -97,7 +97,19 @@ Result<std::shared_ptr<const ProfileSnapshot>> makeSnapshot(
             return cancelled(snap->path);
     }
     snap->view.sampleType = snap->sampleType;
-    auto tree = buildTree(*profile, *snap->symbols, snap->view, snap->path, progress, 800);
+    const int64_t total = profile->sampleTypes.empty() ? 0 : profile->totalValue(snap->sampleType);
+    if (preview && profile->stackLocations.size() >= kPreviewFromFrames && total >= kPreviewParts) {
+        StageProgress stage(progress, 800, 850);
+        stage.setStage("building a first view");
+        auto first = std::make_shared<ProfileSnapshot>(*snap);
+        first->profile = profile;
+        first->tree = std::make_shared<const CallTree>(CallTree::build(
+            *profile, *snap->symbols, snap->sampleType, snap->view.direction, nullptr, nullptr, 0, total / kPreviewParts));
+        if (stage.isCancelled())
+            return cancelled(snap->path);
+        preview(std::move(first));
+    }
+    auto tree = buildTree(*profile, *snap->symbols, snap->view, snap->path, progress, 850);
     if (!tree)
         return tree.error();
     snap->tree = std::move(tree).value();
@@ -105,7 +117,8 @@ Result<std::shared_ptr<const ProfileSnapshot>> makeSnapshot(
     return std::shared_ptr<const ProfileSnapshot>(std::move(snap));
 }
 
-Result<std::shared_ptr<const ProfileSnapshot>> loadSnapshot(const std::string& path, Progress* progress, size_t profileIndex)
+Result<std::shared_ptr<const ProfileSnapshot>> loadSnapshot(
+    const std::string& path, Progress* progress, size_t profileIndex, const PreviewSink& preview)
 {
     std::shared_ptr<const Profile> profile;
     {
@@ -124,7 +137,7 @@ Result<std::shared_ptr<const ProfileSnapshot>> loadSnapshot(const std::string& p
         profile = std::make_shared<const Profile>(std::move(loaded).value());
     }
     const size_t type = profile->defaultSampleType;
-    return makeSnapshot(std::move(profile), type, path, progress);
+    return makeSnapshot(std::move(profile), type, path, progress, preview);
 }
 
 Result<std::shared_ptr<const ProfileSnapshot>> withSampleType(

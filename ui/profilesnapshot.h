@@ -9,6 +9,7 @@
 #include "model/progress.h"
 #include "model/result.h"
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -43,15 +44,28 @@ struct ProfileSnapshot {
     std::string_view unit() const;
 };
 
+/// Receives a first snapshot of a big profile whose tree is a preview (CallTree::omittedBelow():
+/// the nodes narrower than 1/kPreviewParts of the total left out), made before the complete
+/// tree, so that a window can paint the flame graph while the rest is grown. Called on the
+/// thread that builds the snapshot.
+using PreviewSink = std::function<void(std::shared_ptr<const ProfileSnapshot>)>;
+/// The preview cut: nodes below 1/kPreviewParts of the total; at 8192 they are narrower than a
+/// device pixel on any screen the flame graph fills today, so the painted picture is the same
+/// except for slivers of merged narrow frames.
+inline constexpr int64_t kPreviewParts = 8192;
+/// Profiles with fewer frames (over all distinct stacks) get no preview: their tree is quick.
+inline constexpr size_t kPreviewFromFrames = size_t(2) << 20;
+
 /// Builds the symbol table and the call tree for sampleType (clamped to the profile's types).
-/// Returns a Cancelled error when progress reports cancellation.
+/// Returns a Cancelled error when progress reports cancellation. With a preview sink, a big
+/// profile's preview snapshot goes there first.
 model::Result<std::shared_ptr<const ProfileSnapshot>> makeSnapshot(std::shared_ptr<const model::Profile> profile,
-    size_t sampleType, std::string path = {}, model::Progress* progress = nullptr);
+    size_t sampleType, std::string path = {}, model::Progress* progress = nullptr, const PreviewSink& preview = {});
 
 /// Reads the file (its profile profileIndex, for files of several) and builds a snapshot for its
-/// default sample type.
-model::Result<std::shared_ptr<const ProfileSnapshot>> loadSnapshot(
-    const std::string& path, model::Progress* progress = nullptr, size_t profileIndex = 0);
+/// default sample type (with a preview first, as makeSnapshot).
+model::Result<std::shared_ptr<const ProfileSnapshot>> loadSnapshot(const std::string& path,
+    model::Progress* progress = nullptr, size_t profileIndex = 0, const PreviewSink& preview = {});
 
 /// The same profile and symbols with the call tree of another sample type.
 model::Result<std::shared_ptr<const ProfileSnapshot>> withSampleType(
