@@ -24,6 +24,12 @@ using model::Result;
 using model::Status;
 using model::StringId;
 
+uint64_t SymbolizedAddresses::Serial::next()
+{
+    static std::atomic<uint64_t> counter { 0 };
+    return counter.fetch_add(1, std::memory_order_relaxed) + 1;
+}
+
 uint32_t SymbolizedAddresses::addFunction(const SymbolizedFunction& f)
 {
     auto [it, inserted] = m_functionIndex.try_emplace(f, static_cast<uint32_t>(m_functions.size()));
@@ -111,7 +117,7 @@ struct DwarfSymbolizer::Impl {
     std::unordered_map<const llvm::DWARFUnit*, bool> unitChecked;
 
     // Per-output caches: raw name id -> demangled name id, in the output's string table.
-    const SymbolizedAddresses* cacheOwner = nullptr;
+    uint64_t cacheOwner = 0; // serial() of the output the cached ids belong to
     std::vector<uint32_t> demangled; // indexed by raw StringId; 0 = not computed yet
 
     void warn(llvm::Error e)
@@ -286,9 +292,9 @@ struct DwarfSymbolizer::Impl {
     /// Empties the caches when the output changes (their ids belong to one string table).
     void useOutput(const SymbolizedAddresses& out)
     {
-        if (cacheOwner == &out)
+        if (cacheOwner == out.serial())
             return;
-        cacheOwner = &out;
+        cacheOwner = out.serial();
         demangled.clear();
         dieCache.clear();
         fileCache.clear();

@@ -54,6 +54,10 @@ struct SymbolizedFrame {
 /// merging them into a profile interns each distinct string once.
 class SymbolizedAddresses {
 public:
+    /// A number no other SymbolizedAddresses object of the process has (a copy or a moved-to
+    /// object gets its own): symbolizers key the ids they cache by it, not by address, since a
+    /// new object can take the place of a destroyed one.
+    uint64_t serial() const { return m_serial.value; }
     size_t size() const { return m_begin.size() - 1; }
     /// Frames of address i, innermost first; never empty (an unknown address has one frame
     /// whose function has an empty name).
@@ -85,6 +89,18 @@ private:
             return static_cast<size_t>(h ^ (h >> 32));
         }
     };
+    struct Serial {
+        uint64_t value = next();
+        Serial() = default;
+        Serial(const Serial&) { }
+        Serial& operator=(const Serial&)
+        {
+            value = next();
+            return *this;
+        }
+        static uint64_t next();
+    };
+    Serial m_serial;
     model::StringTable m_strings;
     std::vector<SymbolizedFunction> m_functions;
     std::unordered_map<SymbolizedFunction, uint32_t, FunctionHash> m_functionIndex;

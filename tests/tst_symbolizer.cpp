@@ -11,6 +11,7 @@
 #include "symbolize/modulesymbolizer.h"
 #include "symbolize/symbolizer.h"
 
+#include <optional>
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
@@ -357,6 +358,7 @@ private slots:
     void splitDwarfResolution();
     void garbageSupplementary();
     void profilePassDwzAndMiniDebugInfo();
+    void outputsInTurn();
 };
 
 void TestSymbolizer::oracle_data()
@@ -1358,6 +1360,53 @@ void TestSymbolizer::profilePassDwzAndMiniDebugInfo()
     QCOMPARE(rep->mappings[1].resolved, namedLocations[1]);
     qInfo("profile pass: %zu lines of a dwz and a MiniDebugInfo module checked", checked);
     QVERIFY(checked > 400);
+}
+
+// One symbolizer filling outputs that are made and destroyed in turn (each new one likely at
+// the old one's address): its caches belong to one output's string table, so every answer must
+// equal a fresh symbolizer's.
+void TestSymbolizer::outputsInTurn()
+{
+    auto elf = ElfFile::open(fixtureStd("cxx_pie"));
+    QVERIFY(elf.ok());
+    const ModuleFiles files { *elf, *elf, *elf, SymbolTable::Kind::Static };
+    const std::vector<uint64_t> all = sampleAddresses(fixture("cxx_pie"), 4);
+    QVERIFY(all.size() > 40);
+    auto shared = DwarfSymbolizer::create(files);
+    QVERIFY(shared.ok());
+    const auto text = [](const SymbolizedAddresses& out) {
+        QStringList lines;
+        for (size_t i = 0; i < out.size(); ++i)
+            for (const SymbolizedFrame& f : out.frames(i)) {
+                const SymbolizedFunction& fn = out.function(f.function);
+                lines << QStringLiteral("%1 %2 %3 %4:%5:%6 %7")
+                             .arg(i)
+                             .arg(QString::fromUtf8(out.str(fn.name)), QString::fromUtf8(out.str(fn.systemName)),
+                                 QString::fromUtf8(out.str(fn.file)))
+                             .arg(f.line)
+                             .arg(f.column)
+                             .arg(fn.startLine);
+            }
+        return lines;
+    };
+    std::optional<SymbolizedAddresses> out;
+    for (size_t round = 0; round < 4; ++round) {
+        // A different slice each time, the later ones starting inside the earlier ones.
+        const std::span<const uint64_t> part(all.data() + round * all.size() / 8, all.size() / 2);
+        out.emplace();
+        QVERIFY((*shared)->symbolize(part, *out).ok());
+        auto fresh = DwarfSymbolizer::create(files);
+        QVERIFY(fresh.ok());
+        SymbolizedAddresses want;
+        QVERIFY((*fresh)->symbolize(part, want).ok());
+        QCOMPARE(text(*out), text(want));
+        QVERIFY(out->serial() != want.serial());
+        out.reset();
+    }
+    // A copy is a new output of its own.
+    SymbolizedAddresses a;
+    const SymbolizedAddresses b = a;
+    QVERIFY(a.serial() != b.serial());
 }
 
 QTEST_GUILESS_MAIN(TestSymbolizer)
