@@ -570,8 +570,11 @@ CallTree CallTree::build(const Profile& profile, const SymbolTable& symbols, siz
     top.next.reserve(nThreads == 1 ? top.level.size() : 0);
     uint32_t depth = 1;
     const auto shareOut = [&] {
-        // Enough nodes at the level just made that every thread gets several subtrees.
-        return nThreads > 1 && top.local.size() - top.depthStart.back() >= 64 * size_t(nThreads);
+        // Enough nodes at the level just made that every thread gets several subtrees. A
+        // preview's levels stay narrow (its nodes are the wide ones) while every stack still
+        // goes through them: a few nodes each are enough to share the items out.
+        const size_t perThread = minTotal > 0 ? 4 : 64;
+        return nThreads > 1 && top.local.size() - top.depthStart.back() >= perThread * size_t(nThreads);
     };
     for (; !top.level.empty(); ++depth) {
         itemsDone += top.step(depth);
