@@ -367,6 +367,7 @@ static_assert(sizeof(SymbolizedFrame) == 12, "frames are sent as three u32");
 int runSymbolizeWorker(int in, int out)
 {
     std::unique_ptr<ModuleSymbolizer> engine;
+    std::unique_ptr<SymbolizedAddresses> previous; // the last batch's answers
     for (;;) {
         char header[8];
         bool eof = false;
@@ -411,10 +412,15 @@ int runSymbolizeWorker(int in, int out)
             std::vector<uint64_t> addresses(n);
             if (n > 0)
                 std::memcpy(addresses.data(), raw.data(), raw.size());
-            SymbolizedAddresses answers;
+            // A new answer object for each batch, allocated while the last one still exists:
+            // DwarfSymbolizer keeps per-output caches keyed by the output's address, and a batch
+            // whose object reused the last one's address would get the last batch's string ids.
+            auto answers = std::make_unique<SymbolizedAddresses>();
+            previous.swap(answers);
+            answers.reset();
             std::string reply;
-            if (model::Status st = engine->symbolize(addresses, answers, nullptr); st) {
-                reply = encodeAnswers(answers, *engine);
+            if (model::Status st = engine->symbolize(addresses, *previous, nullptr); st) {
+                reply = encodeAnswers(*previous, *engine);
             } else {
                 Writer w;
                 w.u8(0);
@@ -620,6 +626,7 @@ model::Status IsolatedModuleSymbolizer::exchange(
     const std::string out = message(type, payload);
     const char* what = type == Open ? "while opening the file" : "while looking up addresses";
     size_t sent = 0;
+    bool sendFailed = false;
     std::string in;
     uint32_t length = 0;
     bool haveHeader = false;
@@ -656,7 +663,9 @@ model::Status IsolatedModuleSymbolizer::exchange(
                 sent += size_t(n);
                 progress = true;
             } else if (n < 0 && errno != EAGAIN && errno != EINTR) {
-                return workerEnded(what);
+                // The worker is gone: what it wrote before it went, and how it ended, say why.
+                sent = out.size();
+                sendFailed = true;
             }
         }
         if (r > 0 && (fds[0].revents & (POLLIN | POLLHUP | POLLERR))) {
@@ -670,7 +679,7 @@ model::Status IsolatedModuleSymbolizer::exchange(
                     uint32_t t;
                     std::memcpy(&t, in.data(), 4);
                     std::memcpy(&length, in.data() + 4, 4);
-                    if (t != replyType || length > kMaxReply || sent < out.size())
+                    if (t != replyType || length > kMaxReply || sent < out.size() || sendFailed)
                         return fail("sent a malformed answer");
                     haveHeader = true;
                 }
