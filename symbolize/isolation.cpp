@@ -77,7 +77,7 @@ namespace {
 
 enum MessageType : uint32_t { Open = 1, Lookup = 2, Opened = 3, Answers = 4 };
 
-constexpr uint32_t kProtocolVersion = 1;
+constexpr uint32_t kProtocolVersion = 2;
 /// A worker's message longer than this is taken for garbage (a batch's answers are far smaller).
 constexpr uint32_t kMaxReply = 512u << 20;
 
@@ -263,7 +263,7 @@ std::string encodeOpen(const LocateResult& r, const ModuleOptions& options)
 bool decodeOpen(Reader& in, LocateResult& r, ModuleOptions& options, std::string* error)
 {
     if (in.u32() != kProtocolVersion) {
-        *error = "protocol version mismatch";
+        *error = "the debug info reader speaks another protocol version (not the same build of symflame)";
         return false;
     }
     options.demangle = in.u8() != 0;
@@ -329,27 +329,35 @@ void encodeWarnings(Writer& w, const ModuleSymbolizer& engine)
         w.str(s);
 }
 
-std::string encodeAnswers(const SymbolizedAddresses& a, const ModuleSymbolizer& engine)
+// What the parent has of the worker's current output: the strings, functions and addresses
+// sent so far. A batch's answer carries only what is new.
+struct Sent {
+    size_t strings = 0, functions = 0, addresses = 0;
+};
+
+std::string encodeAnswers(const SymbolizedAddresses& a, const ModuleSymbolizer& engine, Sent& sent)
 {
     Writer w;
     w.u8(1);
     const model::StringTable& strings = a.strings();
-    w.u32(static_cast<uint32_t>(strings.size()));
-    for (size_t i = 0; i < strings.size(); ++i)
+    w.u32(static_cast<uint32_t>(strings.size() - sent.strings));
+    for (size_t i = sent.strings; i < strings.size(); ++i)
         w.str(strings.get(model::StringId(uint32_t(i))));
-    w.u32(static_cast<uint32_t>(a.functions().size()));
-    for (const SymbolizedFunction& f : a.functions()) {
+    w.u32(static_cast<uint32_t>(a.functions().size() - sent.functions));
+    for (size_t i = sent.functions; i < a.functions().size(); ++i) {
+        const SymbolizedFunction& f = a.function(uint32_t(i));
         w.u32(f.name.value);
         w.u32(f.systemName.value);
         w.u32(f.file.value);
         w.u32(f.startLine);
     }
-    w.u32(static_cast<uint32_t>(a.size()));
-    for (size_t i = 0; i < a.size(); ++i) {
+    w.u32(static_cast<uint32_t>(a.size() - sent.addresses));
+    for (size_t i = sent.addresses; i < a.size(); ++i) {
         const auto frames = a.frames(i);
         w.u32(static_cast<uint32_t>(frames.size()));
         w.raw(frames.data(), frames.size() * sizeof(SymbolizedFrame));
     }
+    sent = Sent { strings.size(), a.functions().size(), a.size() };
     encodeWarnings(w, engine);
     return std::move(w.data());
 }
@@ -367,7 +375,8 @@ static_assert(sizeof(SymbolizedFrame) == 12, "frames are sent as three u32");
 int runSymbolizeWorker(int in, int out)
 {
     std::unique_ptr<ModuleSymbolizer> engine;
-    std::unique_ptr<SymbolizedAddresses> previous; // the last batch's answers
+    std::unique_ptr<SymbolizedAddresses> current; // the answers of the parent's current call
+    Sent sent;
     for (;;) {
         char header[8];
         bool eof = false;
@@ -405,27 +414,33 @@ int runSymbolizeWorker(int in, int out)
             if (!engine)
                 return 0;
         } else if (type == Lookup && engine) {
+            const bool fresh = r.u8() != 0;
             const uint32_t n = r.u32();
             const std::string_view raw = r.bytes(size_t(n) * 8);
-            if (!r.ok() || !r.atEnd())
+            if (!r.ok() || !r.atEnd() || (!fresh && !current))
                 return 3;
             std::vector<uint64_t> addresses(n);
             if (n > 0)
                 std::memcpy(addresses.data(), raw.data(), raw.size());
-            // A new answer object for each batch, allocated while the last one still exists:
-            // DwarfSymbolizer keeps per-output caches keyed by the output's address, and a batch
-            // whose object reused the last one's address would get the last batch's string ids.
-            auto answers = std::make_unique<SymbolizedAddresses>();
-            previous.swap(answers);
-            answers.reset();
+            // The batches of one parent call share one output (its strings and functions are
+            // sent once). A new output is allocated while the last one still exists:
+            // DwarfSymbolizer keeps per-output caches keyed by the output's address, and an
+            // output that reused the last one's address would get the last one's string ids.
+            if (fresh) {
+                auto next = std::make_unique<SymbolizedAddresses>();
+                current.swap(next);
+                next.reset();
+                sent = Sent {};
+            }
             std::string reply;
-            if (model::Status st = engine->symbolize(addresses, *previous, nullptr); st) {
-                reply = encodeAnswers(*previous, *engine);
+            if (model::Status st = engine->symbolize(addresses, *current, nullptr); st) {
+                reply = encodeAnswers(*current, *engine, sent);
             } else {
                 Writer w;
                 w.u8(0);
                 w.str(st.error().message);
                 reply = std::move(w.data());
+                current.reset();
             }
             if (!writeFull(out, message(Answers, std::move(reply))))
                 return 3;
@@ -436,6 +451,7 @@ int runSymbolizeWorker(int in, int out)
     // The end of input: the parent is done. The engine's caches are left to the exit (freeing a
     // big binary's parsed units one by one only delays it).
     (void)engine.release();
+    (void)current.release();
     return 0;
 }
 
@@ -621,10 +637,17 @@ model::Error IsolatedModuleSymbolizer::workerEnded(const char* what)
 model::Status IsolatedModuleSymbolizer::exchange(
     uint32_t type, const std::string& payload, uint32_t replyType, std::string* reply, const std::atomic<bool>* cancel)
 {
+    const std::string out = message(type, payload);
+    return transfer(&out, replyType, reply, cancel);
+}
+
+model::Status IsolatedModuleSymbolizer::transfer(
+    const std::string* out, uint32_t replyType, std::string* reply, const std::atomic<bool>* cancel)
+{
     if (!m_failure.empty())
         return makeError(m_failureCode, m_failure);
-    const std::string out = message(type, payload);
-    const char* what = type == Open ? "while opening the file" : "while looking up addresses";
+    const char* what = m_engine.empty() ? "while opening the file" : "while looking up addresses";
+    const size_t outSize = out ? out->size() : 0;
     size_t sent = 0;
     bool sendFailed = false;
     std::string in;
@@ -634,8 +657,10 @@ model::Status IsolatedModuleSymbolizer::exchange(
     auto deadline = Clock::now() + std::chrono::seconds(m_timeout);
     std::vector<char> buf(1 << 16);
     for (;;) {
-        pollfd fds[2] = { { m_socket, short(POLLIN | (sent < out.size() ? POLLOUT : 0)), 0 },
-            { m_stderr, POLLIN, 0 } };
+        if (sent == outSize && !reply)
+            return model::Status::success(); // a send only: done
+        const short events = short((reply ? POLLIN : 0) | (sent < outSize ? POLLOUT : 0));
+        pollfd fds[2] = { { m_socket, events, 0 }, { m_stderr, POLLIN, 0 } };
         const int r = ::poll(fds, m_stderr >= 0 ? 2 : 1, 100);
         if (r < 0 && errno != EINTR)
             return fail("could not be waited for (" + systemErrorText(errno) + ")");
@@ -657,18 +682,20 @@ model::Status IsolatedModuleSymbolizer::exchange(
                 m_stderr = -1;
             }
         }
-        if (r > 0 && sent < out.size() && (fds[0].revents & POLLOUT)) {
-            const ssize_t n = ::send(m_socket, out.data() + sent, out.size() - sent, MSG_NOSIGNAL | MSG_DONTWAIT);
+        if (r > 0 && sent < outSize && (fds[0].revents & (POLLOUT | POLLHUP | POLLERR))) {
+            const ssize_t n = ::send(m_socket, out->data() + sent, outSize - sent, MSG_NOSIGNAL | MSG_DONTWAIT);
             if (n > 0) {
                 sent += size_t(n);
                 progress = true;
             } else if (n < 0 && errno != EAGAIN && errno != EINTR) {
+                if (!reply)
+                    return workerEnded(what);
                 // The worker is gone: what it wrote before it went, and how it ended, say why.
-                sent = out.size();
+                sent = outSize;
                 sendFailed = true;
             }
         }
-        if (r > 0 && (fds[0].revents & (POLLIN | POLLHUP | POLLERR))) {
+        if (r > 0 && reply && (fds[0].revents & (POLLIN | POLLHUP | POLLERR))) {
             const ssize_t n = ::recv(m_socket, buf.data(), buf.size(), MSG_DONTWAIT);
             if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR))
                 return workerEnded(what);
@@ -679,7 +706,7 @@ model::Status IsolatedModuleSymbolizer::exchange(
                     uint32_t t;
                     std::memcpy(&t, in.data(), 4);
                     std::memcpy(&length, in.data() + 4, 4);
-                    if (t != replyType || length > kMaxReply || sent < out.size() || sendFailed)
+                    if (t != replyType || length > kMaxReply || sent < outSize || sendFailed)
                         return fail("sent a malformed answer");
                     haveHeader = true;
                 }
@@ -704,41 +731,60 @@ model::Status IsolatedModuleSymbolizer::symbolize(
 {
     if (!m_failure.empty())
         return makeError(m_failureCode, m_failure);
+    if (addresses.empty())
+        return model::Status::success();
+    const auto request = [&](size_t begin) {
+        const size_t n = std::min(kBatch, addresses.size() - begin);
+        Writer w;
+        w.u8(begin == 0); // a new output: the worker starts new string and function tables
+        w.u32(static_cast<uint32_t>(n));
+        w.raw(addresses.data() + begin, n * sizeof(uint64_t));
+        return message(Lookup, std::move(w.data()));
+    };
+    // The worker's strings and functions of this call, as ids of out (they come once each).
     std::vector<model::StringId> strings;
     std::vector<uint32_t> functions;
     std::string reply;
+    std::string next = request(0);
+    if (model::Status st = transfer(&next, 0, nullptr, cancel); !st)
+        return st;
+    // (transfer() watches cancel: it kills the worker, whose answers then never come.)
     for (size_t begin = 0; begin < addresses.size(); begin += kBatch) {
-        if (cancel && cancel->load(std::memory_order_relaxed))
-            return makeError(ErrorCode::Cancelled, "symbolization cancelled");
         const size_t n = std::min(kBatch, addresses.size() - begin);
-        Writer w;
-        w.u32(static_cast<uint32_t>(n));
-        w.raw(addresses.data() + begin, n * sizeof(uint64_t));
-        if (model::Status st = exchange(Lookup, w.data(), Answers, &reply, cancel); !st)
+        if (model::Status st = transfer(nullptr, Answers, &reply, cancel); !st)
             return st;
+        // The next batch goes out before this one is read, so that the worker works meanwhile.
+        if (begin + kBatch < addresses.size()) {
+            next = request(begin + kBatch);
+            if (model::Status st = transfer(&next, 0, nullptr, cancel); !st)
+                return st;
+        }
         // The batch's answers, checked as they are taken over: every index within its table.
         Reader r(reply);
         if (r.u8() == 0) {
             const std::string error(r.str());
             if (!r.ok())
                 return fail("sent a malformed answer");
+            // The engine failed: the worker goes (a batch may still be on its way), the module
+            // keeps the engine's reason.
+            fail(error);
+            m_failure = error;
             return makeError(ErrorCode::InvalidInput, error);
         }
-        const uint32_t stringCount = r.u32();
-        if (!r.ok() || stringCount > reply.size())
+        const uint32_t newStrings = r.u32();
+        if (!r.ok() || newStrings > reply.size())
             return fail("sent a malformed answer");
-        strings.resize(stringCount);
-        for (uint32_t i = 0; i < stringCount && r.ok(); ++i)
-            strings[i] = out.intern(r.str());
-        const uint32_t functionCount = r.u32();
-        if (!r.ok() || functionCount > reply.size())
+        for (uint32_t i = 0; i < newStrings && r.ok(); ++i)
+            strings.push_back(out.intern(r.str()));
+        const uint32_t newFunctions = r.u32();
+        if (!r.ok() || newFunctions > reply.size())
             return fail("sent a malformed answer");
-        functions.resize(functionCount);
-        for (uint32_t i = 0; i < functionCount && r.ok(); ++i) {
+        for (uint32_t i = 0; i < newFunctions && r.ok(); ++i) {
             const uint32_t name = r.u32(), systemName = r.u32(), file = r.u32(), startLine = r.u32();
-            if (name >= stringCount || systemName >= stringCount || file >= stringCount)
+            if (name >= strings.size() || systemName >= strings.size() || file >= strings.size())
                 return fail("sent a malformed answer");
-            functions[i] = out.addFunction(SymbolizedFunction { strings[name], strings[systemName], strings[file], startLine });
+            functions.push_back(
+                out.addFunction(SymbolizedFunction { strings[name], strings[systemName], strings[file], startLine }));
         }
         if (r.u32() != n || !r.ok())
             return fail("sent a malformed answer");
@@ -748,7 +794,7 @@ model::Status IsolatedModuleSymbolizer::symbolize(
                 return fail("sent a malformed answer");
             for (uint32_t k = 0; k < frames; ++k) {
                 const uint32_t function = r.u32(), line = r.u32(), column = r.u32();
-                if (!r.ok() || function >= functionCount)
+                if (!r.ok() || function >= functions.size())
                     return fail("sent a malformed answer");
                 out.addFrame(functions[function], line, column);
             }

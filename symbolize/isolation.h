@@ -8,10 +8,14 @@
 //   every message: u32 type, u32 payload length, payload (host byte order: same machine)
 //   parent -> worker  Open    the module's files (paths, or the bytes of files held in memory such
 //                             as MiniDebugInfo's), the locator's findings and ModuleOptions
-//                     Lookup  u32 n, u64 addresses[n]  (a batch; sorted when the caller's are)
+//                     Lookup  u8 new output, u32 n, u64 addresses[n]  (a batch)
 //   worker -> parent  Opened  ok, source, engine name, description, or the error
-//                     Answers the batch's SymbolizedAddresses (strings, functions, frames) and the
-//                             engine's warnings so far
+//                     Answers the batch's answers: the strings and functions the output did not
+//                             have yet, each address's frames, the engine's warnings so far
+//
+// The batches of one symbolize() call share one output in the worker, so each string and function
+// crosses once; the next batch is sent before the answers of the last are read, so the worker
+// works while the parent takes them over.
 //
 // The worker opens the engine with openModuleSymbolizer() and isolation off, so the answers are the
 // in-process ones. The parent waits with poll(): cancel kills the worker; a worker that sends
@@ -68,6 +72,10 @@ private:
     /// Sends one message and reads the reply of the expected type into *reply.
     model::Status exchange(uint32_t type, const std::string& payload, uint32_t replyType, std::string* reply,
         const std::atomic<bool>* cancel);
+    /// Sends out (a whole message; null: nothing), then, when reply is given, reads one message
+    /// of replyType into it, with the time limit, cancel and the worker's end watched throughout.
+    model::Status transfer(
+        const std::string* out, uint32_t replyType, std::string* reply, const std::atomic<bool>* cancel);
     /// Kills and reaps the worker; the message says why the module failed.
     model::Error fail(std::string why);
     /// After the worker stopped talking: reaps it and says how it ended.
