@@ -13,9 +13,11 @@
 #include "symbolize/symbolizer.h"
 #include "symbolize/symboltable.h"
 
+#include "debuginfod/debuginfodserver.h"
 #include "symfixturehelpers.h"
 #include "symprofilehelpers.h"
 
+#include <QDir>
 #include <QElapsedTimer>
 #include <QProcess>
 #include <QTemporaryDir>
@@ -264,6 +266,51 @@ private slots:
             QCOMPARE(chains[i], std::string());
             QVERIFY(p.locations[i].status != model::FrameStatus::Symbolized);
         }
+    }
+
+    // The default policy: the crasher's debug file comes from a real debuginfod server (Debian's
+    // debuginfod over a directory holding it), so it is read in a worker without being asked for;
+    // the pass finishes, the downloaded file's mapping says the reader crashed, the other binary
+    // is symbolized.
+    void downloadedCrasherIsolatedByDefault()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        QVERIFY(QDir().mkpath(dir.filePath("server")) && QDir().mkpath(dir.filePath("stripped"))
+            && QDir().mkpath(dir.filePath("db")));
+        const QString debug = dir.filePath("server/deepdies.debug"), stripped = dir.filePath("stripped/deepdies");
+        QVERIFY(symtest::runTool(SYMFLAME_OBJCOPY, { "--only-keep-debug", QString::fromStdString(deepDies()), debug }));
+        QVERIFY(symtest::runTool(SYMFLAME_OBJCOPY, { "--strip-all", QString::fromStdString(deepDies()), stripped }));
+        symtest::DebuginfodServer server(dir.filePath("server"), dir.filePath("db"));
+        QVERIFY2(server.ok(), qPrintable(server.error()));
+
+        auto deep = ElfFile::open(deepDies());
+        auto good = ElfFile::open(fixtureStd("cxx_pie"));
+        QVERIFY(deep && good);
+        model::Profile p = symtest::makeProfile({ { "deepdies", (*deep)->buildId(), *deep, 0 },
+                                                    { "cxx_pie", (*good)->buildId(), *good, 0x555555554000 } },
+            { stripped.toStdString(), fixtureStd("cxx_pie") });
+        SymbolizeOptions o;
+        QCOMPARE(int(o.isolation.policy), int(IsolationPolicy::Downloaded));
+        o.isolation.workerPath = SYMFLAME_EXECUTABLE;
+        o.locator.useDefaultDebugDir = false;
+        o.debuginfod.urls = { server.url() };
+        o.debuginfod.cacheDir = dir.filePath("cache").toStdString();
+        auto report = symbolizeProfile(p, o);
+        QVERIFY(report);
+        const MappingReport& bad = report->mappings[0];
+        QCOMPARE(int(bad.source), int(DebugSource::Debuginfod));
+        QVERIFY2(QString::fromStdString(bad.debugPath).startsWith(dir.filePath("cache")), bad.debugPath.c_str());
+        QCOMPARE(QString::fromStdString(bad.error),
+            QStringLiteral("debug info reader crashed (SIGSEGV) on %1; other binaries unaffected")
+                .arg(QString::fromStdString(bad.debugPath)));
+        QCOMPARE(bad.resolved, uint64_t(0));
+        const MappingReport& ok = report->mappings[1];
+        QVERIFY2(ok.error.empty(), ok.error.c_str());
+        QCOMPARE(int(ok.source), int(DebugSource::Binary));
+        QVERIFY(ok.resolved > 0);
+        QCOMPARE(ok.resolved, ok.locations);
+        server.stop();
     }
 
     // A worker that stops answering (here: stopped by a signal) is killed after the time limit.
