@@ -507,6 +507,17 @@ private slots:
         QVERIFY2(!lines[1].contains("debug info reader"), qPrintable(lines[1]));
         QVERIFY(!lines[1].endsWith(" 0/" + lines[1].section('/', -1)));
 
+        // info symbolizes a copy to show the binaries: the crasher's row says why it has no names.
+        QProcess info;
+        info.start(SYMFLAME_EXECUTABLE, { "info", in, "--isolate=all" });
+        QVERIFY(info.waitForFinished(120000));
+        QCOMPARE(info.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(info.exitCode(), 0);
+        const QString infoText = QString::fromUtf8(info.readAllStandardOutput());
+        QVERIFY2(infoText.contains(QStringLiteral("debug info reader crashed (SIGSEGV) on %1; other binaries unaffected")
+                                       .arg(QString::fromStdString(deepDies()))),
+            qPrintable(infoText));
+
         QProcess bad;
         bad.start(SYMFLAME_EXECUTABLE, { "symbolize", in, "-o", out, "--isolate=some" });
         QVERIFY(bad.waitForFinished(30000));
