@@ -519,6 +519,9 @@ model::Status IsolatedModuleSymbolizer::start(const LocateResult& located, const
     posix_spawn_file_actions_adddup2(&actions, sv[1], 0);
     posix_spawn_file_actions_adddup2(&actions, sv[1], 1);
     posix_spawn_file_actions_adddup2(&actions, err[1], 2);
+    // Nothing else of this process goes to the worker: an inherited socket or pipe end (a
+    // download's connection, another worker's socket) would stay open as long as the worker runs.
+    posix_spawn_file_actions_addclosefrom_np(&actions, 3);
     posix_spawnattr_t attr;
     posix_spawnattr_init(&attr);
     sigset_t none, defaults;

@@ -27,7 +27,9 @@
 #include <csignal>
 #include <thread>
 
+#include <poll.h>
 #include <sys/types.h>
+#include <unistd.h>
 
 using namespace symflame;
 using namespace symflame::symbolize;
@@ -311,6 +313,33 @@ private slots:
         QVERIFY(ok.resolved > 0);
         QCOMPARE(ok.resolved, ok.locations);
         server.stop();
+    }
+
+    // The worker gets no descriptor of this process besides its socket and stderr: a pipe whose
+    // write end this process closes reads as ended while the worker runs (a download's socket
+    // held open by a worker kept a connection, and the window, waiting).
+    void workerInheritsNoDescriptors()
+    {
+        int fds[2];
+        QCOMPARE(::pipe(fds), 0); // without O_CLOEXEC, as a library might create one
+        auto elf = ElfFile::open(fixtureStd("c_pie"));
+        QVERIFY(elf);
+        const LocateResult located = DebugInfoLocator().locate(fixtureStd("c_pie"), (*elf)->buildId());
+        ModuleOptions mo;
+        mo.isolation = isolateAll();
+        auto engine = IsolatedModuleSymbolizer::open(located, mo);
+        QVERIFY(engine);
+        QVERIFY(alive((*engine)->workerPid()));
+        ::close(fds[1]);
+        pollfd p { fds[0], POLLIN, 0 };
+        QCOMPARE(::poll(&p, 1, 2000), 1);
+        char c;
+        QCOMPARE(::read(fds[0], &c, 1), ssize_t(0)); // the end, not a timeout
+        ::close(fds[0]);
+        const QDir fdDir(QStringLiteral("/proc/%1/fd").arg((*engine)->workerPid()));
+        QStringList open = fdDir.entryList(QDir::NoDotAndDotDot | QDir::AllEntries);
+        open.sort();
+        QCOMPARE(open, (QStringList { "0", "1", "2" }));
     }
 
     // A worker that stops answering (here: stopped by a signal) is killed after the time limit.
