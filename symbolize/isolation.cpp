@@ -236,8 +236,8 @@ std::string encodeOpen(const LocateResult& r, const ModuleOptions& options)
     w.u8(uint8_t(r.symbolKind));
     w.u8(r.unverified);
     w.u8(r.binaryDownloaded);
-    for (const std::string* s : { &r.recordedPath, &r.wantedBuildId, &r.wantedHtlHash, &r.binaryPath,
-             &r.mismatchPath, &r.mismatchBuildId, &r.dwarfPath, &r.supplementaryPath, &r.supplementaryProblem })
+    for (const std::string* s : { &r.recordedPath, &r.wantedBuildId, &r.wantedHtlHash, &r.binaryPath, &r.mismatchPath,
+             &r.mismatchBuildId, &r.dwarfPath, &r.supplementaryPath, &r.supplementaryProblem })
         w.str(*s);
     w.u32(static_cast<uint32_t>(r.tried.size()));
     for (const std::string& t : r.tried)

@@ -80,9 +80,9 @@ std::string describe(const SymbolizedAddresses& a, size_t i)
     std::string s;
     for (const SymbolizedFrame& f : a.frames(i)) {
         const SymbolizedFunction& fn = a.function(f.function);
-        s += std::string(a.str(fn.name)) + " [" + std::string(a.str(fn.systemName)) + "] "
-            + std::string(a.str(fn.file)) + ":" + std::to_string(f.line) + ":" + std::to_string(f.column) + " decl "
-            + std::to_string(fn.startLine) + "\n";
+        s += std::string(a.str(fn.name)) + " [" + std::string(a.str(fn.systemName)) + "] " + std::string(a.str(fn.file))
+            + ":" + std::to_string(f.line) + ":" + std::to_string(f.column) + " decl " + std::to_string(fn.startLine)
+            + "\n";
     }
     return s;
 }
@@ -128,8 +128,7 @@ private slots:
         QTest::addRow("C++ zstd") << fixture("cxx_zstd") << fixture("cxx_pie") << QStringList {};
         QTest::addRow("C++ symtab only") << fixture("cxx_symtab") << fixture("cxx_pie") << QStringList {};
         QTest::addRow("shared library") << fixture("libsfshapes.so") << fixture("libsfshapes.so") << QStringList {};
-        QTest::addRow("dynsym only") << fixture("libsfshapes_dynsym.so") << fixture("libsfshapes.so")
-                                     << QStringList {};
+        QTest::addRow("dynsym only") << fixture("libsfshapes_dynsym.so") << fixture("libsfshapes.so") << QStringList {};
         QTest::addRow("build-id directory") << fixture("buildid/cxx_buildid") << fixture("cxx_buildid_full")
                                             << QStringList { fixture("buildid/debug") };
         QTest::addRow("debuglink") << fixture("debuglink/cxx_debuglink") << fixture("cxx_pie") << QStringList {};
@@ -140,11 +139,11 @@ private slots:
         QTest::addRow("dwz5") << fixture("dwz5/bin/dwz_a") << fixture("dwz5/orig/dwz_a.debug")
                               << QStringList { fixture("dwz5/debug") };
         QTest::addRow("minidebuginfo") << fixture("c_mini") << fixture("c_pie") << QStringList {};
-        QTest::addRow("minidebuginfo library") << fixture("libsfshapes_mini.so") << fixture("libsfshapes.so")
-                                               << QStringList {};
+        QTest::addRow("minidebuginfo library")
+            << fixture("libsfshapes_mini.so") << fixture("libsfshapes.so") << QStringList {};
         QTest::addRow("split dwarf .dwo") << fixture("split/cxx_split") << fixture("split/cxx_split") << QStringList {};
-        QTest::addRow("split dwarf .dwp") << fixture("split_dwp/c_split_dwp") << fixture("split_dwp/c_split_dwp")
-                                          << QStringList {};
+        QTest::addRow("split dwarf .dwp")
+            << fixture("split_dwp/c_split_dwp") << fixture("split_dwp/c_split_dwp") << QStringList {};
         QTest::addRow("Go") << fixture("go_prog") << fixture("go_prog") << QStringList {};
         QTest::addRow("Rust") << fixture("rust_prog") << fixture("rust_prog") << QStringList {};
     }
@@ -193,8 +192,9 @@ private slots:
                 QFAIL(qPrintable(QStringLiteral("0x%1: in process\n%2isolated\n%3")
                                      .arg(addresses[i], 0, 16)
                                      .arg(QString::fromStdString(a), QString::fromStdString(b))));
-            named += !in.outcome.answers.str(in.outcome.answers.function(in.outcome.answers.frames(i).back().function).name)
-                           .empty();
+            named += !in.outcome.answers
+                          .str(in.outcome.answers.function(in.outcome.answers.frames(i).back().function).name)
+                          .empty();
         }
         QVERIFY2(named > addresses.size() / 10, "addresses are named");
     }
@@ -289,8 +289,8 @@ private slots:
         auto deep = ElfFile::open(deepDies());
         auto good = ElfFile::open(fixtureStd("cxx_pie"));
         QVERIFY(deep && good);
-        model::Profile p = symtest::makeProfile({ { "deepdies", (*deep)->buildId(), *deep, 0 },
-                                                    { "cxx_pie", (*good)->buildId(), *good, 0x555555554000 } },
+        model::Profile p = symtest::makeProfile(
+            { { "deepdies", (*deep)->buildId(), *deep, 0 }, { "cxx_pie", (*good)->buildId(), *good, 0x555555554000 } },
             { stripped.toStdString(), fixtureStd("cxx_pie") });
         SymbolizeOptions o;
         QCOMPARE(int(o.isolation.policy), int(IsolationPolicy::Downloaded));
@@ -516,8 +516,8 @@ private slots:
         auto deep = ElfFile::open(deepDies());
         auto good = ElfFile::open(fixtureStd("c_pie"));
         QVERIFY(deep && good);
-        model::Profile p = symtest::makeProfile({ { "deepdies", (*deep)->buildId(), *deep, 0 },
-                                                    { "c_pie", (*good)->buildId(), *good, 0x555555554000 } },
+        model::Profile p = symtest::makeProfile(
+            { { "deepdies", (*deep)->buildId(), *deep, 0 }, { "c_pie", (*good)->buildId(), *good, 0x555555554000 } },
             { deepDies(), fixtureStd("c_pie") });
         const QString in = dir.filePath("in.pb"), out = dir.filePath("out.pb");
         QVERIFY(model::saveProfile(p, in.toStdString(), model::ProfileFormat::Pprof, {}));
@@ -528,8 +528,8 @@ private slots:
         QCOMPARE(symbolize.exitCode(), 0);
         const QStringList lines = QString::fromUtf8(symbolize.readAllStandardOutput()).split('\n', Qt::SkipEmptyParts);
         QCOMPARE(lines.size(), 2);
-        QVERIFY2(lines[0].startsWith(QString::fromStdString(deepDies()) + "  " + QString::fromStdString((*deep)->buildId())
-                     + "  found  debug info reader crashed (SIGSEGV) on "),
+        QVERIFY2(lines[0].startsWith(QString::fromStdString(deepDies()) + "  "
+                     + QString::fromStdString((*deep)->buildId()) + "  found  debug info reader crashed (SIGSEGV) on "),
             qPrintable(lines[0]));
         QVERIFY2(lines[0].endsWith("  0/2"), qPrintable(lines[0]));
         QVERIFY2(lines[1].startsWith(fixture("c_pie")), qPrintable(lines[1]));
@@ -543,8 +543,9 @@ private slots:
         QCOMPARE(info.exitStatus(), QProcess::NormalExit);
         QCOMPARE(info.exitCode(), 0);
         const QString infoText = QString::fromUtf8(info.readAllStandardOutput());
-        QVERIFY2(infoText.contains(QStringLiteral("debug info reader crashed (SIGSEGV) on %1; other binaries unaffected")
-                                       .arg(QString::fromStdString(deepDies()))),
+        QVERIFY2(
+            infoText.contains(QStringLiteral("debug info reader crashed (SIGSEGV) on %1; other binaries unaffected")
+                                  .arg(QString::fromStdString(deepDies()))),
             qPrintable(infoText));
 
         QProcess bad;

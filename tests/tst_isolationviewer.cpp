@@ -75,8 +75,8 @@ private slots:
         auto deep = symbolize::ElfFile::open(deepPath);
         auto good = symbolize::ElfFile::open(goodPath);
         QVERIFY(deep && good);
-        const model::Profile p = symtest::makeProfile({ { "deepdies", (*deep)->buildId(), *deep, 0 },
-                                                          { "cxx_pie", (*good)->buildId(), *good, 0x555555554000 } },
+        const model::Profile p = symtest::makeProfile(
+            { { "deepdies", (*deep)->buildId(), *deep, 0 }, { "cxx_pie", (*good)->buildId(), *good, 0x555555554000 } },
             { deepPath, goodPath });
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
