@@ -448,11 +448,10 @@ int runSymbolizeWorker(int in, int out)
             return 3;
         }
     }
-    // The end of input: the parent is done. The engine's caches are left to the exit (freeing a
-    // big binary's parsed units one by one only delays it).
-    (void)engine.release();
-    (void)current.release();
-    return 0;
+    // The end of input: the parent is done. Exit at once: freeing a big binary's parsed units one
+    // by one only delays the exit the parent waits for (and a leak checker has nothing to say
+    // about memory the exit hands back).
+    std::_Exit(0);
 }
 
 // --- the parent's side
@@ -626,8 +625,11 @@ model::Error IsolatedModuleSymbolizer::workerEnded(const char* what)
         else
             why = std::string("ended ") + what;
     }
-    // The last line the worker wrote (LLVM's fatal errors say what went wrong).
+    // The last line the worker wrote (LLVM's fatal errors say what went wrong), or a sanitizer's
+    // one-line summary (a sanitizer build's worker reports a crash and exits with status 1).
     std::string_view tail = m_stderrTail;
+    if (const size_t summary = tail.rfind("SUMMARY: "); summary != std::string_view::npos)
+        tail = tail.substr(summary, tail.find('\n', summary) - summary);
     while (!tail.empty() && (tail.back() == '\n' || tail.back() == '\r' || tail.back() == ' '))
         tail.remove_suffix(1);
     if (const size_t nl = tail.rfind('\n'); nl != std::string_view::npos)

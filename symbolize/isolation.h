@@ -97,8 +97,8 @@ private:
     std::vector<std::string> m_warnings;
 };
 
-/// The worker's side: reads messages from in, answers on out, until in ends. Returns the exit
-/// code (0 at the end of input, 3 for a malformed message).
+/// The worker's side: reads messages from in, answers on out, until in ends; then exits the
+/// process with status 0 (without destructors). Returns 3 for a malformed message.
 int runSymbolizeWorker(int in, int out);
 
 } // namespace symflame::symbolize

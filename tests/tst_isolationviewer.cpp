@@ -12,6 +12,7 @@
 #include "ui/symbolizesettings.h"
 #include "ui/topfunctionsmodel.h"
 
+#include "isolationhelpers.h"
 #include "symfixturehelpers.h"
 #include "symprofilehelpers.h"
 
@@ -106,9 +107,8 @@ private slots:
         QTRY_VERIFY(row("deepdies") && row("cxx_pie"));
         const BinaryRow* bad = row("deepdies");
         QCOMPARE(int(bad->state), int(BinaryState::Unreadable));
-        QCOMPARE(QString::fromStdString(bad->detail),
-            QStringLiteral("debug info reader crashed (SIGSEGV) on %1; other binaries unaffected")
-                .arg(QString::fromStdString(deepPath)));
+        QVERIFY2(symtest::isCrashMessage(QString::fromStdString(bad->detail), QString::fromStdString(deepPath)),
+            bad->detail.c_str());
         QCOMPARE(bad->symbolized, uint64_t(0));
         const BinaryRow* ok = row("cxx_pie");
         QCOMPARE(int(ok->state), int(BinaryState::Symbolized));
