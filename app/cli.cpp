@@ -31,8 +31,8 @@ const char* usageText()
            "       symflame collapse FILE [--sample-type T] [--profile N]\n"
            "       symflame symbolize IN -o OUT [--format otlp|pprof] [--profile N] [--debug-dir D]...\n"
            "                [--search-path D]... [--path-map FROM=TO]... [--source-map-dir D]...\n"
-           "                [--json-report] [--debuginfod URL]... [--offline]\n"
-           "       symflame lookup --obj BIN [--output-style=LLVM|JSON] [--debug-dir D]... [ADDR...]\n"
+           "                [--json-report] [--debuginfod URL]... [--offline] [--isolate=none|downloaded|all]\n"
+           "       symflame lookup --obj BIN [--output-style=LLVM|JSON] [--debug-dir D]... [--isolate=...] [ADDR...]\n"
            "       symflame debuginfo fetch BUILDID [--kind debuginfo|executable] [--debuginfod URL]...\n"
            "       symflame debuginfo check BIN... [--debug-dir D]... [--search-path D]... [--json]\n"
            "       symflame render FILE -o OUT.png|OUT.svg [--width W] [--height H] [--sample-type T]\n"
@@ -94,6 +94,12 @@ const char* usageText()
            "  --debuginfod-timeout S  give up a server that sends nothing for S seconds (30)\n"
            "  --debuginfod-cache D    the client cache (default: the one gdb and perf share)\n"
            "  --downloads N      symbolize: downloads at once (default 4)\n"
+           "  --isolate P        symbolize, lookup, info: which binaries are read in a worker\n"
+           "                     process, so that a debug file that crashes or hangs the DWARF\n"
+           "                     reader fails only that binary: none, downloaded (default: files\n"
+           "                     from debuginfod servers) or all\n"
+           "  --isolate-timeout S  a worker that sends nothing for S seconds is stopped and its\n"
+           "                     binary fails (default 60)\n"
            "  --width W          image width in pixels (render; default 1600)\n"
            "  --color-by C       render: color frames by name (default), binary, status or type\n"
            "  --search RE        render: highlight the frames whose function, file or binary\n"
@@ -485,7 +491,7 @@ int runHeadlessCommand(std::string_view command, int argc, char** argv)
     static constexpr OptionSpec kInfo[] = { { "json", 0, false }, { "profile", 0, true }, { "help", 'h', false },
         { "debug-dir", 0, true }, { "search-path", 0, true }, { "path-map", 0, true }, { "debuginfod", 0, true },
         { "offline", 0, false }, { "debuginfod-timeout", 0, true }, { "debuginfod-cache", 0, true },
-        { "downloads", 0, true } };
+        { "downloads", 0, true }, { "isolate", 0, true }, { "isolate-timeout", 0, true } };
     static constexpr OptionSpec kTop[] = { { "json", 0, false }, { "nodes", 'n', true }, { "sample-type", 0, true },
         { "profile", 0, true }, { "help", 'h', false } };
     static constexpr OptionSpec kCollapse[]
@@ -519,6 +525,8 @@ int runHeadlessCommand(std::string_view command, int argc, char** argv)
         // Looking at a profile contacts no server unless asked to.
         if (!args->has("debuginfod"))
             symOptions.debuginfod.offline = true;
+        if (!isolationOptionsFrom(*args, &symOptions.isolation, &error))
+            return usageError("info: " + error);
         for (const auto& [name, value] : args->options) {
             if (name == "debug-dir") {
                 symOptions.locator.debugDirs.push_back(value);

@@ -44,6 +44,26 @@ std::optional<symbolize::DebuginfodOptions> debuginfodOptionsFrom(const ParsedAr
     return o;
 }
 
+bool isolationOptionsFrom(const ParsedArgs& args, symbolize::IsolationOptions* out, std::string* error)
+{
+    for (const auto& [name, value] : args.options) {
+        if (name == "isolate") {
+            if (!symbolize::parseIsolationPolicy(value, &out->policy)) {
+                *error = "--isolate wants none, downloaded or all, not '" + value + "'";
+                return false;
+            }
+        } else if (name == "isolate-timeout") {
+            const auto n = parseCount(value);
+            if (!n || *n < 1 || *n > 86400) {
+                *error = "--isolate-timeout wants seconds between 1 and 86400, not '" + value + "'";
+                return false;
+            }
+            out->timeoutSeconds = static_cast<unsigned>(*n);
+        }
+    }
+    return true;
+}
+
 StderrProgress::StderrProgress(std::string prefix)
     : m_prefix(std::move(prefix))
     , m_enabled(::isatty(STDERR_FILENO) == 1)

@@ -5,6 +5,7 @@
 #include "app/cmdline.h"
 #include "model/progress.h"
 #include "symbolize/debuginfodclient.h"
+#include "symbolize/modulesymbolizer.h"
 
 #include <chrono>
 #include <optional>
@@ -24,6 +25,16 @@ inline constexpr OptionSpec kDebuginfodOptionSpecs[] = {
 /// Servers: the --debuginfod URLs given, else those of $DEBUGINFOD_URLS; none with --offline.
 /// Returns nullopt (and sets error) for a bad value.
 std::optional<symbolize::DebuginfodOptions> debuginfodOptionsFrom(const ParsedArgs& args, std::string* error);
+
+/// Which binaries are read in a worker process (symbolize, lookup, info).
+inline constexpr OptionSpec kIsolationOptionSpecs[] = {
+    { "isolate", 0, true },
+    { "isolate-timeout", 0, true },
+};
+
+/// --isolate=none|downloaded|all and --isolate-timeout S into *out (left as they are when not
+/// given); false with *error set for a bad value.
+bool isolationOptionsFrom(const ParsedArgs& args, symbolize::IsolationOptions* out, std::string* error);
 
 /// "stage done/total" redrawn on one stderr line, at most every 100 ms, when stderr is a
 /// terminal; silent otherwise (scripts and tests read stderr for errors only).

@@ -11,6 +11,7 @@
 
 #include "app/cli.h"
 #include "app/cmdline.h"
+#include "app/debuginfodargs.h"
 #include "app/output.h"
 #include "symbolize/debuginfolocator.h"
 #include "symbolize/elffile.h"
@@ -527,6 +528,8 @@ int runLookupCommand(int argc, char** argv)
         { "no-demangle", 0, false },
         { "inlines", 'i', false },
         { "no-inlines", 0, false },
+        { "isolate", 0, true },
+        { "isolate-timeout", 0, true },
         { "help", 'h', false },
     };
     std::string error;
@@ -539,6 +542,9 @@ int runLookupCommand(int argc, char** argv)
     }
     PrintOptions print;
     symbolize::LocatorOptions locatorOptions;
+    symbolize::LookupOptions lookupOptions;
+    if (!isolationOptionsFrom(*args, &lookupOptions.module.isolation, &error))
+        return usageError("lookup: " + error);
     for (const auto& [name, value] : args->options) {
         if (name == "obj" || name == "exe") {
             print.moduleName = value;
@@ -643,7 +649,7 @@ int runLookupCommand(int argc, char** argv)
     symbolize::SymbolizedAddresses answers;
     if (!addresses.empty()) {
         const symbolize::LookupModule module { &located, addresses };
-        auto outcomes = symbolize::lookupModules(std::span(&module, 1), symbolize::LookupOptions {});
+        auto outcomes = symbolize::lookupModules(std::span(&module, 1), lookupOptions);
         if (!outcomes)
             return inputError(print.moduleName, outcomes.error().message);
         symbolize::LookupOutcome& outcome = outcomes->front();

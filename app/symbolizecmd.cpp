@@ -104,6 +104,7 @@ int runSymbolizeCommand(int argc, char** argv)
         { "help", 'h', false },
     };
     specs.insert(specs.end(), std::begin(kDebuginfodOptionSpecs), std::end(kDebuginfodOptionSpecs));
+    specs.insert(specs.end(), std::begin(kIsolationOptionSpecs), std::end(kIsolationOptionSpecs));
     std::string error;
     const auto args = parseArgs(std::span<char* const>(argv, static_cast<size_t>(argc)), specs, &error);
     if (!args)
@@ -139,6 +140,8 @@ int runSymbolizeCommand(int argc, char** argv)
     if (!debuginfod)
         return usageError("symbolize: " + error);
     options.debuginfod = std::move(*debuginfod);
+    if (!isolationOptionsFrom(*args, &options.isolation, &error))
+        return usageError("symbolize: " + error);
     for (const auto& [name, value] : args->options) {
         if (name == "debug-dir") {
             options.locator.debugDirs.push_back(value);

@@ -79,6 +79,9 @@ struct LocateResult {
     ElfFilePtr binary; ///< the file addresses are mapped with
     std::string binaryPath;
     bool unverified = false; ///< used by path, without a build ID to check it against
+    /// The binary itself came from a debuginfod server (its executable); a downloaded debug file
+    /// says so by source == Debuginfod.
+    bool binaryDownloaded = false;
 
     std::string mismatchPath; ///< when status is BuildIdMismatch: the file rejected
     std::string mismatchBuildId; ///< its build ID

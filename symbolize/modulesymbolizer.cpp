@@ -1,6 +1,7 @@
 #include "symbolize/modulesymbolizer.h"
 
 #include "symbolize/gosymbolizer.h"
+#include "symbolize/isolation.h"
 
 namespace symflame::symbolize {
 
@@ -40,6 +41,12 @@ model::Result<std::unique_ptr<ModuleSymbolizer>> openModuleSymbolizer(
 {
     if (located.status != LocateStatus::Found || !located.binary)
         return model::makeError(model::ErrorCode::NotFound, "no binary to symbolize with: " + located.summary());
+    if (shouldIsolate(located, options.isolation.policy)) {
+        auto isolated = IsolatedModuleSymbolizer::open(located, options);
+        if (!isolated)
+            return isolated.error();
+        return std::unique_ptr<ModuleSymbolizer>(std::move(*isolated));
+    }
     // DWARF when present and complete (units and line tables), else a Go binary's gopclntab.
     const bool completeDwarf
         = located.dwarf && located.dwarf->contents().readableDwarf() && located.dwarf->contents().debugLine;

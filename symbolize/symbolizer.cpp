@@ -152,6 +152,7 @@ void fetchForJob(const Job& job, const DebugInfoLocator& locator, DebuginfodClie
         if (fetched.status != LocateStatus::Found)
             return;
         fetched.recordedPath = r.located.recordedPath;
+        fetched.binaryDownloaded = true;
         fetched.tried.insert(fetched.tried.begin(), r.located.tried.begin(), r.located.tried.end());
         r.located = std::move(fetched);
     }
@@ -684,6 +685,7 @@ Result<SymbolizeReport> Symbolizer::run(Profile& p, model::Progress* progress)
         LookupOptions lo;
         lo.module.demangle = m_options.demangle;
         lo.module.elideGoWrappers = m_options.elideGoWrappers;
+        lo.module.isolation = m_options.isolation;
         lo.threads = nThreads;
         if (progress)
             progress->setStage("symbolizing");

@@ -2,7 +2,10 @@
 
 #include "symbolize/debuginfolocator.h"
 
+#include <algorithm>
+
 #include <QCheckBox>
+#include <QComboBox>
 #include <QDialogButtonBox>
 #include <QFileDialog>
 #include <QFormLayout>
@@ -65,6 +68,9 @@ LocalDebugSettings LocalDebugSettings::load()
     d.searchDirs = s.value("searchDirs").toStringList();
     d.pathMaps = s.value("pathMaps").toStringList();
     d.sourceMapDirs = s.value("sourceMapDirs").toStringList();
+    if (!symbolize::parseIsolationPolicy(s.value("isolation", "downloaded").toString().toStdString(), &d.isolation))
+        d.isolation = symbolize::IsolationPolicy::Downloaded;
+    d.isolationTimeoutSeconds = std::clamp(s.value("isolationTimeoutSeconds", 60).toInt(), 1, 86400);
     return d;
 }
 
@@ -77,6 +83,8 @@ void LocalDebugSettings::save() const
     s.setValue("searchDirs", searchDirs);
     s.setValue("pathMaps", pathMaps);
     s.setValue("sourceMapDirs", sourceMapDirs);
+    s.setValue("isolation", QString::fromLatin1(symbolize::isolationPolicyName(isolation)));
+    s.setValue("isolationTimeoutSeconds", isolationTimeoutSeconds);
 }
 
 symbolize::LocatorOptions LocalDebugSettings::toOptions() const
@@ -111,6 +119,8 @@ symbolize::SymbolizeOptions SymbolizeSettings::toOptions() const
     o.debuginfod = debuginfod.toOptions();
     for (const QString& d : local.sourceMapDirs)
         o.sourceMapDirs.push_back(d.toStdString());
+    o.isolation.policy = local.isolation;
+    o.isolation.timeoutSeconds = static_cast<unsigned>(std::max(1, local.isolationTimeoutSeconds));
     return o;
 }
 
@@ -220,6 +230,20 @@ SymbolizeSettingsDialog::SymbolizeSettingsDialog(const SymbolizeSettings& settin
     m_sourceMapDirs->setToolTip(tr("JavaScript frames: <script>.map is looked for here after the script's "
                                    "sourceMappingURL and the .map beside it; a sourceMappingURL may point here."));
     localForm->addRow(tr("Source-map directories:"), m_sourceMapDirs);
+    m_isolation = new QComboBox(local);
+    m_isolation->addItem(tr("Downloaded files (recommended)"), QStringLiteral("downloaded"));
+    m_isolation->addItem(tr("All binaries"), QStringLiteral("all"));
+    m_isolation->addItem(tr("None (fastest)"), QStringLiteral("none"));
+    m_isolation->setCurrentIndex(
+        std::max(0, m_isolation->findData(QString::fromLatin1(symbolize::isolationPolicyName(ls.isolation)))));
+    m_isolation->setToolTip(tr("Debug info read in a separate process: a file that crashes or hangs the DWARF "
+                               "reader then fails only its own binary, and the profile stays open."));
+    localForm->addRow(tr("Read in a separate process:"), m_isolation);
+    m_isolationTimeout = new QSpinBox(local);
+    m_isolationTimeout->setRange(1, 86400);
+    m_isolationTimeout->setSuffix(tr(" s"));
+    m_isolationTimeout->setValue(ls.isolationTimeoutSeconds);
+    localForm->addRow(tr("Stop a silent reader after:"), m_isolationTimeout);
     m_tabs->addTab(local, tr("Local debug info"));
 
     // Servers.
@@ -283,6 +307,8 @@ SymbolizeSettingsDialog::SymbolizeSettingsDialog(const SymbolizeSettings& settin
     m_searchDirs->setObjectName("searchDirs");
     m_pathMaps->setObjectName("pathMaps");
     m_sourceMapDirs->setObjectName("sourceMapDirs");
+    m_isolation->setObjectName("isolation");
+    m_isolationTimeout->setObjectName("isolationTimeout");
     m_servers->setObjectName("servers");
     m_useEnv->setObjectName("useEnvironmentServers");
     m_offline->setObjectName("offline");
@@ -324,6 +350,8 @@ SymbolizeSettings SymbolizeSettingsDialog::settings() const
     s.local.searchDirs = lines(m_searchDirs);
     s.local.pathMaps = lines(m_pathMaps);
     s.local.sourceMapDirs = lines(m_sourceMapDirs);
+    symbolize::parseIsolationPolicy(m_isolation->currentData().toString().toStdString(), &s.local.isolation);
+    s.local.isolationTimeoutSeconds = m_isolationTimeout->value();
     DebuginfodSettings& d = s.debuginfod;
     d.servers = lines(m_servers);
     d.offline = m_offline->isChecked();

@@ -1,7 +1,7 @@
 // The viewer's symbolization settings, kept in QSettings, and the dialog that edits them: where
 // local debug info is looked for (debug directories, search directories, path maps), where
 // JavaScript source maps are looked for (source-map directories), and which
-// debuginfod servers may be asked. The viewer contacts no server the user has not enabled:
+// debuginfod servers may be asked, and which binaries are read in a separate process. The viewer contacts no server the user has not enabled:
 // servers listed in DEBUGINFOD_URLS are used only after the user said yes once
 // (askAboutEnvironmentServers), and that answer is remembered; "work offline" turns every
 // server off.
@@ -14,6 +14,7 @@
 #include <QStringList>
 
 class QCheckBox;
+class QComboBox;
 class QLineEdit;
 class QPlainTextEdit;
 class QSpinBox;
@@ -46,6 +47,10 @@ struct LocalDebugSettings {
     QStringList searchDirs; ///< scanned for binaries and debug files by build ID
     QStringList pathMaps; ///< "FROM=TO"
     QStringList sourceMapDirs; ///< searched for <script>.map; sourceMappingURLs may point here
+    /// Which binaries are read in a separate process (a debug file that crashes or hangs the
+    /// reader then fails only its binary), and how long a silent reader is waited for.
+    symbolize::IsolationPolicy isolation = symbolize::IsolationPolicy::Downloaded;
+    int isolationTimeoutSeconds = 60;
 
     static LocalDebugSettings load();
     void save() const;
@@ -86,6 +91,8 @@ private:
     QPlainTextEdit* m_searchDirs = nullptr;
     QPlainTextEdit* m_pathMaps = nullptr;
     QPlainTextEdit* m_sourceMapDirs = nullptr;
+    QComboBox* m_isolation = nullptr;
+    QSpinBox* m_isolationTimeout = nullptr;
     QPlainTextEdit* m_servers = nullptr;
     QCheckBox* m_useEnv = nullptr;
     QCheckBox* m_offline = nullptr;
