@@ -497,6 +497,42 @@ void IsolatedModuleSymbolizer::stop()
     }
 }
 
+namespace {
+
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kAddressSanitizer = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+constexpr bool kAddressSanitizer = true;
+#else
+constexpr bool kAddressSanitizer = false;
+#endif
+#else
+constexpr bool kAddressSanitizer = false;
+#endif
+
+/// This process's environment for the worker. In an AddressSanitizer build (the test suite's
+/// sanitized run) the worker leaves deadly signals to the kernel, so that a third-party parser
+/// crashing on a bad file ends the worker by that signal, as in a release build, instead of as a
+/// sanitizer report with its own exit code; the sanitizer still reports memory errors it finds.
+std::vector<std::string> workerEnvironment()
+{
+    std::vector<std::string> env;
+    bool asanOptions = false;
+    for (char** e = environ; e && *e; ++e) {
+        env.emplace_back(*e);
+        if (kAddressSanitizer && env.back().starts_with("ASAN_OPTIONS=")) {
+            env.back() += ":handle_segv=0:handle_sigbus=0:handle_sigfpe=0:handle_abort=0";
+            asanOptions = true;
+        }
+    }
+    if (kAddressSanitizer && !asanOptions)
+        env.emplace_back("ASAN_OPTIONS=handle_segv=0:handle_sigbus=0:handle_sigfpe=0:handle_abort=0");
+    return env;
+}
+
+} // namespace
+
 model::Status IsolatedModuleSymbolizer::start(const LocateResult& located, const ModuleOptions& options)
 {
     m_file = !located.dwarfPath.empty() ? located.dwarfPath : located.binaryPath;
@@ -535,8 +571,14 @@ model::Status IsolatedModuleSymbolizer::start(const LocateResult& located, const
     posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
     char arg[] = "--symbolize-worker";
     char* argv[] = { const_cast<char*>(worker.c_str()), arg, nullptr };
+    std::vector<std::string> envStrings = workerEnvironment();
+    std::vector<char*> envp;
+    envp.reserve(envStrings.size() + 1);
+    for (std::string& e : envStrings)
+        envp.push_back(e.data());
+    envp.push_back(nullptr);
     pid_t pid = -1;
-    const int rc = ::posix_spawn(&pid, worker.c_str(), &actions, &attr, argv, environ);
+    const int rc = ::posix_spawn(&pid, worker.c_str(), &actions, &attr, argv, envp.data());
     posix_spawn_file_actions_destroy(&actions);
     posix_spawnattr_destroy(&attr);
     ::close(sv[1]);

@@ -377,7 +377,7 @@ private slots:
     {
         QTest::addColumn<int>("signal");
         QTest::addColumn<QString>("expected");
-        QTest::addRow("SIGSEGV") << int(SIGSEGV) << symtest::crashCause(QStringLiteral("SEGV"));
+        QTest::addRow("SIGSEGV") << int(SIGSEGV) << symtest::crashCause();
         QTest::addRow("SIGKILL") << int(SIGKILL) << QStringLiteral("was killed (SIGKILL)");
     }
 
@@ -405,13 +405,9 @@ private slots:
         QCOMPARE(killed, 0);
         QVERIFY2(!st, "the lookup ended before the worker was killed");
         const QString message = QString::fromStdString(st.error().message);
-        QVERIFY2(message.startsWith(QStringLiteral("debug info reader ") + expected)
-                && message.endsWith(QStringLiteral(" on %1; other binaries unaffected").arg(SYMFLAME_EXECUTABLE)),
-            qPrintable(message));
-        if (!symtest::kSanitizedWorker)
-            QCOMPARE(message,
-                QStringLiteral("debug info reader %1 on %2; other binaries unaffected")
-                    .arg(expected, QString::fromUtf8(SYMFLAME_EXECUTABLE)));
+        QCOMPARE(message,
+            QStringLiteral("debug info reader %1 on %2; other binaries unaffected")
+                .arg(expected, QString::fromUtf8(SYMFLAME_EXECUTABLE)));
         QVERIFY(out.size() < addresses.size());
         QVERIFY(!alive(pid));
     }
