@@ -20,7 +20,7 @@ bool looksLikeCpuProfile(std::span<const uint8_t> data);
 struct CpuProfileLimits {
     /// Frames summed over the distinct stacks built from the node tree. Each sampled node's stack
     /// is its whole path to the root, so a chain of N nodes sampled at every depth makes N²/2
-    /// frames from a file of O(N) bytes (20,000 nodes, 3.5 MB of JSON: 200 M frames and 1.7 GB).
+    /// frames from a file of O(N) bytes (20,000 nodes, 3.5 MB of JSON: 200 M frames, 800 MB).
     /// The default (64 M frames, 256 MB of location ids) is far above what a sampled program
     /// makes (tens of thousands of sampled nodes, tens of frames deep); past it: TooLarge.
     size_t maxStackFrames = size_t(1) << 26;
