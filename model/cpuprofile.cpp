@@ -49,7 +49,7 @@ bool looksLikeCpuProfile(std::span<const uint8_t> data)
     return false;
 }
 
-Result<Profile> readCpuProfile(std::span<const uint8_t> data)
+Result<Profile> readCpuProfile(std::span<const uint8_t> data, const CpuProfileLimits& limits)
 {
     const nlohmann::json doc = nlohmann::json::parse(data.begin(), data.end(), nullptr, /*allow_exceptions=*/false);
     if (doc.is_discarded())
@@ -126,6 +126,7 @@ Result<Profile> readCpuProfile(std::span<const uint8_t> data)
     // Stacks per node, built on first use (leaf first, the parentless root left out).
     std::vector<StackId> stackOf(list.size());
     std::vector<LocationId> frames;
+    size_t framesBuilt = 0; // summed over the distinct stacks (limits.maxStackFrames)
     auto stackFor = [&](size_t node) -> Result<StackId> {
         if (stackOf[node].valid())
             return stackOf[node];
@@ -135,8 +136,13 @@ Result<Profile> readCpuProfile(std::span<const uint8_t> data)
                 break; // the root
             if (frames.size() > list.size())
                 return makeError(ErrorCode::InvalidInput, "cpuprofile: the node tree has a cycle");
+            if (framesBuilt + frames.size() >= limits.maxStackFrames)
+                return makeError(ErrorCode::TooLarge,
+                    "cpuprofile: the sampled stacks hold more than " + std::to_string(limits.maxStackFrames)
+                        + " frames (the node tree is too deep)");
             frames.push_back(list[n].location);
         }
+        framesBuilt += frames.size();
         stackOf[node] = p.internStack(frames);
         return stackOf[node];
     };

@@ -9,6 +9,7 @@
 #include "model/profile.h"
 #include "model/result.h"
 
+#include <cstddef>
 #include <span>
 
 namespace symflame::model {
@@ -16,6 +17,17 @@ namespace symflame::model {
 /// True when data looks like a .cpuprofile: a JSON object whose first key is one of its fields.
 bool looksLikeCpuProfile(std::span<const uint8_t> data);
 
-Result<Profile> readCpuProfile(std::span<const uint8_t> data);
+struct CpuProfileLimits {
+    /// Frames summed over the distinct stacks built from the node tree. Each sampled node's stack
+    /// is its whole path to the root, so a chain of N nodes sampled at every depth makes N²/2
+    /// frames from a file of O(N) bytes (20,000 nodes, 3.5 MB of JSON: 200 M frames, 800 MB).
+    /// The default (64 M frames, 256 MB of location ids) is far above what a sampled program
+    /// makes (tens of thousands of sampled nodes, tens of frames deep); past it: TooLarge.
+    size_t maxStackFrames = size_t(1) << 26;
+};
+
+/// Reads a .cpuprofile. Errors: InvalidInput ("cpuprofile: ..." saying what is wrong), TooLarge
+/// past limits.
+Result<Profile> readCpuProfile(std::span<const uint8_t> data, const CpuProfileLimits& limits = {});
 
 } // namespace symflame::model

@@ -35,6 +35,10 @@ struct OtlpReadOptions {
     uint64_t maxSamples = 200'000'000;
     /// Locations in one stack; a deeper stack is TooLarge.
     uint32_t maxStackDepth = 1u << 20;
+    /// 1.7 layout: frames summed over the distinct slices of location_indices the samples name
+    /// (each sample may name any slice, so N samples over N indices could make N²/2 frames from
+    /// O(N) bytes); more is TooLarge. 256 M frames: 1 GiB of location ids.
+    uint64_t maxStackFrames = uint64_t(1) << 28;
 };
 
 /// True when data (decompressed) looks like ProfilesData / ExportProfilesServiceRequest protobuf:

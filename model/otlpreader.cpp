@@ -25,6 +25,8 @@
 #include <limits>
 #include <optional>
 #include <string>
+#include <unordered_map>
+#include <utility>
 
 namespace symflame::model {
 
@@ -1566,16 +1568,40 @@ private:
         if (length > m_options.maxStackDepth)
             return makeError(ErrorCode::TooLarge,
                 element.str() + ": stack deeper than " + std::to_string(m_options.maxStackDepth) + " frames");
+        // Each slice is walked once: samples naming the same slice again cost no time, and the
+        // frames of distinct slices are limited.
+        const auto [cached, added] = m_legacySlices.try_emplace({ start, length }, StackId());
+        if (!added) {
+            out = cached->second;
+            return Status::success();
+        }
+        if (length > m_options.maxStackFrames - std::min(m_legacyFrames, m_options.maxStackFrames)) {
+            m_legacySlices.erase(cached);
+            return makeError(ErrorCode::TooLarge,
+                element.str() + ": the samples' stacks hold more than " + std::to_string(m_options.maxStackFrames)
+                    + " frames");
+        }
+        m_legacyFrames += length;
         m_stack.clear();
         for (uint64_t k = start; k < start + length; ++k) {
             LocationId id;
-            if (Status s = locationAt(m_locationIndices[k], element, id); !s)
+            if (Status s = locationAt(m_locationIndices[k], element, id); !s) {
+                m_legacySlices.erase(cached);
                 return s;
+            }
             m_stack.push_back(id);
         }
         out = m_profile.internStack(m_stack);
+        cached->second = out;
         return Status::success();
     }
+
+    struct SliceHash {
+        size_t operator()(const std::pair<uint64_t, uint64_t>& s) const
+        {
+            return std::hash<uint64_t>()(s.first * 0x9e3779b97f4a7c15ull ^ s.second);
+        }
+    };
 
     void addSample(
         StackId stack, const int64_t* values, int64_t timestamp, uint32_t link, const std::vector<Label>& labels)
@@ -1622,6 +1648,8 @@ private:
     std::vector<Label> m_attributeCache;
     std::vector<uint8_t> m_attributeDone;
     std::vector<uint64_t> m_locationIndices; // 1.7
+    std::unordered_map<std::pair<uint64_t, uint64_t>, StackId, SliceHash> m_legacySlices; // 1.7: (start, length)
+    uint64_t m_legacyFrames = 0; // 1.7: frames of the slices in m_legacySlices
     std::vector<LocationId> m_stack;
     std::vector<Line> m_lineScratch;
 };

@@ -71,22 +71,21 @@ QByteArray runSymflame(const QStringList& args, int* code)
 }
 
 // Answers the next modal file dialog with path (a file or a directory), from the event loop
-// the dialog runs.
-void answerFileDialog(const QString& path, bool* answered)
+// the dialog runs. Each retry schedules a new attempt (a lambda that held a shared_ptr to itself
+// was a reference cycle: LeakSanitizer reported it).
+void answerFileDialog(const QString& path, bool* answered, int delayMs = 0)
 {
-    auto attempt = std::make_shared<std::function<void()>>();
-    *attempt = [path, answered, attempt] {
+    QTimer::singleShot(delayMs, [path, answered] {
         auto* dialog = qobject_cast<QFileDialog*>(QApplication::activeModalWidget());
         if (!dialog) {
-            QTimer::singleShot(20, *attempt);
+            answerFileDialog(path, answered, 20);
             return;
         }
         dialog->setDirectory(QFileInfo(path).absolutePath());
         dialog->selectFile(path);
         *answered = true;
         QMetaObject::invokeMethod(dialog, "accept");
-    };
-    QTimer::singleShot(0, *attempt);
+    });
 }
 
 // Functions of the unstripped binary as nm lists them (text symbols with a size).

@@ -475,7 +475,8 @@ private slots:
         {
             QFile f(bad);
             QVERIFY(f.open(QIODevice::WriteOnly));
-            f.write(QByteArray("\x1f\x8b\x08\x00garbage that is no gzip stream", 36));
+            static const char garbage[] = "\x1f\x8b\x08\x00garbage that is no gzip stream";
+            f.write(garbage, sizeof garbage - 1);
         }
         const auto shown = window.flameGraph()->snapshot();
         window.openFile(bad);

@@ -204,6 +204,7 @@ private slots:
     void json();
     void jsonAttributes();
     void limits();
+    void legacySliceFramesLimited();
     void corruptedInput();
     void jsonErrors_data();
     void jsonErrors();
@@ -466,6 +467,64 @@ void TestOtlp::limits()
     QVERIFY(!r.ok());
     QCOMPARE(r.error().code, ErrorCode::TooLarge);
     QCOMPARE(QString::fromStdString(r.error().message), QStringLiteral("stack_table[1]: stack deeper than 1 frames"));
+}
+
+// 1.7 samples name slices of location_indices: N samples over N indices can name N²/2 frames in
+// O(N) bytes. The distinct slices' frames are limited (maxStackFrames); a slice named again is
+// not walked again.
+void TestOtlp::legacySliceFramesLimited()
+{
+    namespace v7 = symflame::otlptest::v1_7;
+    constexpr int kLocations = 100;
+    v7::ProfilesData d;
+    auto* dict = d.mutable_dictionary();
+    for (const char* s : { "", "samples", "count", "f", "/bin/app" })
+        dict->add_string_table(s);
+    auto* m = dict->add_mapping_table();
+    m->set_memory_start(0x1000);
+    m->set_memory_limit(0x100000);
+    m->set_filename_strindex(4);
+    dict->add_function_table()->set_name_strindex(3);
+    auto* p = d.add_resource_profiles()->add_scope_profiles()->add_profiles();
+    p->mutable_sample_type()->set_type_strindex(1);
+    p->mutable_sample_type()->set_unit_strindex(2);
+    for (int i = 0; i < kLocations; ++i) {
+        auto* l = dict->add_location_table();
+        l->set_mapping_index(0);
+        l->set_address(0x1000 + 16 * uint64_t(i));
+        p->add_location_indices(i);
+    }
+    // Sample i: location_indices [i, kLocations); every slice twice.
+    for (int round = 0; round < 2; ++round) {
+        for (int i = 0; i < kLocations; ++i) {
+            auto* s = p->add_sample();
+            s->set_locations_start_index(i);
+            s->set_locations_length(kLocations - i);
+            s->add_values(1);
+        }
+    }
+    const std::string bytes = d.SerializeAsString();
+    const uint64_t frames = uint64_t(kLocations) * (kLocations + 1) / 2; // 100 + 99 + ... + 1
+
+    OtlpReadOptions o;
+    o.maxStackFrames = frames;
+    auto r = readOtlp(bytesOf(bytes), o);
+    QVERIFY2(r.ok(), r.ok() ? "" : r.error().toString().c_str());
+    QCOMPARE(r->sampleCount(), size_t(2 * kLocations));
+    QCOMPARE(r->stackLocations.size(), size_t(frames));
+    for (int i = 0; i < kLocations; ++i) {
+        QCOMPARE(r->sampleStack(size_t(i)).size(), size_t(kLocations - i));
+        QCOMPARE(r->sampleStacks[size_t(i)], r->sampleStacks[size_t(kLocations + i)]);
+    }
+
+    o.maxStackFrames = frames - 1;
+    r = readOtlp(bytesOf(bytes), o);
+    QVERIFY(!r.ok());
+    QCOMPARE(r.error().code, ErrorCode::TooLarge);
+    QCOMPARE(QString::fromStdString(r.error().message),
+        QStringLiteral("profile 0 (resource_profiles[0].scope_profiles[0].profiles[0]), sample 99: the samples' "
+                       "stacks hold more than %1 frames")
+            .arg(frames - 1));
 }
 
 // Every truncation and many byte flips of a real file: an error or a profile, never a crash

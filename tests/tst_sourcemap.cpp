@@ -647,6 +647,43 @@ private slots:
         QVERIFY2(r, r ? "" : r.error().message.c_str());
         QCOMPARE(r->str(r->functions.front().name), std::string_view("(anonymous)"));
     }
+
+    // A chain of nodes sampled at every depth makes stacks whose frames grow with the square of
+    // the file's size: past CpuProfileLimits::maxStackFrames the file is TooLarge, not read.
+    void cpuProfileStackFramesLimited()
+    {
+        constexpr int kNodes = 200;
+        QByteArray json = "{\"nodes\":[";
+        for (int id = 1; id <= kNodes; ++id) {
+            json += "{\"id\":" + QByteArray::number(id) + ",\"callFrame\":{\"functionName\":\"f"
+                + QByteArray::number(id) + "\",\"url\":\"file:///chain.js\",\"lineNumber\":" + QByteArray::number(id)
+                + "}";
+            if (id < kNodes)
+                json += ",\"children\":[" + QByteArray::number(id + 1) + "]";
+            json += id < kNodes ? "}," : "}";
+        }
+        QByteArray samples, deltas;
+        for (int id = 2; id <= kNodes; ++id) {
+            samples += (id > 2 ? "," : "") + QByteArray::number(id);
+            deltas += id > 2 ? ",1" : "1";
+        }
+        json += "],\"startTime\":0,\"endTime\":1000,\"samples\":[" + samples + "],\"timeDeltas\":[" + deltas + "]}";
+        const std::span<const uint8_t> bytes(reinterpret_cast<const uint8_t*>(json.constData()), size_t(json.size()));
+        // Node k (the root is node 1, left out) stands k-1 frames deep: 1 + 2 + ... + 199.
+        const size_t frames = size_t(kNodes - 1) * kNodes / 2;
+
+        auto whole = model::readCpuProfile(bytes, {.maxStackFrames = frames});
+        QVERIFY2(whole, whole ? "" : whole.error().message.c_str());
+        QCOMPARE(whole->stackLocations.size(), frames);
+        QCOMPARE(whole->sampleCount(), size_t(kNodes - 1));
+
+        auto cut = model::readCpuProfile(bytes, {.maxStackFrames = frames - 1});
+        QVERIFY(!cut);
+        QCOMPARE(cut.error().code, model::ErrorCode::TooLarge);
+        QCOMPARE(QString::fromStdString(cut.error().message),
+            QStringLiteral("cpuprofile: the sampled stacks hold more than %1 frames (the node tree is too deep)")
+                .arg(frames - 1));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestSourceMap)

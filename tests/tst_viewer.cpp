@@ -47,6 +47,23 @@ namespace {
 
 const QByteArray kSmall("main;a;hot 60\nmain;b;hot 20\nmain;b;cold 15\nmain 5\n");
 
+// Answers the next modal file dialog with path, from the event loop the dialog runs. Each retry
+// schedules a new attempt (a lambda that held a shared_ptr to itself was a reference cycle:
+// LeakSanitizer reported it).
+void answerFileDialog(const QString& path, bool* answered, int delayMs = 0)
+{
+    QTimer::singleShot(delayMs, [path, answered] {
+        auto* dialog = qobject_cast<QFileDialog*>(QApplication::activeModalWidget());
+        if (!dialog) {
+            answerFileDialog(path, answered, 20);
+            return;
+        }
+        dialog->selectFile(path);
+        *answered = true;
+        QMetaObject::invokeMethod(dialog, "accept");
+    });
+}
+
 std::shared_ptr<const ui::ProfileSnapshot> snapshotOf(Profile profile)
 {
     auto s = ui::makeSnapshot(std::make_shared<const Profile>(std::move(profile)), 0);
@@ -478,18 +495,7 @@ private slots:
             const QString path = dir.filePath(name);
             bool answered = false;
             // The dialog is modal: answer it from the event loop it runs.
-            auto answer = std::make_shared<std::function<void()>>();
-            *answer = [&, path, answer] {
-                auto* dialog = qobject_cast<QFileDialog*>(QApplication::activeModalWidget());
-                if (!dialog) {
-                    QTimer::singleShot(20, *answer);
-                    return;
-                }
-                dialog->selectFile(path);
-                answered = true;
-                QMetaObject::invokeMethod(dialog, "accept");
-            };
-            QTimer::singleShot(0, *answer);
+            answerFileDialog(path, &answered);
             action->trigger();
             QVERIFY(answered);
             QVERIFY2(QFile::exists(path), qPrintable(path));
