@@ -1,7 +1,8 @@
 // The mutation test: the real fixtures (pprof and OTLP profiles, gzip'd and their payloads, OTLP
 // JSON, folded stacks, .cpuprofile, ELF binaries, source maps) mutated deterministically (fixed
 // seed: bit flips, truncations, splices with another fixture, inserted runs), each mutant given to
-// the real `symflame` command that reads that kind of file. For every run: no signal, no hang
+// the real `symflame` commands that read that kind of file (info, top and symbolize; debuginfo
+// check and lookup; symbolize through the map). For every run: no signal, no hang
 // past the timeout, an exit code the command documents (0 or 2; `debuginfo check` also 1 for a
 // file without lines), on 2 one line on stderr naming the file, and the input unchanged.
 // A failing mutant is kept under <build>/tests/mutation-failures/ with the command that
@@ -345,6 +346,9 @@ void TestMutation::mutants()
                 if (Kind(kind) == Kind::Profile) {
                     runOne({ { "info", file }, file, { 0, 2 } }, keepAs, failures);
                     runOne({ { "top", file, "-n", "5" }, file, { 0, 2 } }, keepAs, failures);
+                    if (i % 2) // half of them symbolized too (the fixtures' binaries are here)
+                        runOne({ { "symbolize", file, "-o", dir + "/out.pb.gz", "--offline" }, file, { 0, 2 } }, keepAs,
+                            failures);
                 } else {
                     runOne({ { "debuginfo", "check", file }, file, { 0, 1, 2 } }, keepAs, failures);
                     runOne({ { "lookup", "--obj", file, "0x1139", "0x401136", "0x8049000", "0x10" }, file, { 0, 2 } },
