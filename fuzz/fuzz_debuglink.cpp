@@ -8,7 +8,7 @@
 // Structured inputs (a file name and a correct or wrong CRC, the files placed where the locator
 // looks) check the decisions: a debug file with the right name, CRC, build ID and DWARF in one of
 // the debuglink directories is found there, a supplementary file with the linked build ID is
-// found; raw inputs check the invariants (a debug file taken has the CRC the link names and lies
+// found, a link naming a path is not followed; raw inputs check the invariants (a debug file taken has the CRC the link names and lies
 // inside the temporary directory; a supplementary file taken has the linked build ID).
 #include "fuzz/fuzzelf.h"
 #include "symbolize/debuginfolocator.h"
@@ -127,6 +127,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
     const bool altAsDebugSup = f1 & 2;
     const int supPlace = (f1 >> 2) & 3; // 0 next to the debug file, 1 build-id dir, 2 absolute path, 3 none
     const bool profileHasBuildId = f1 & 16;
+    // The link names a path ("../elsewhere/x.debug") to a file that exists with the right CRC:
+    // never to be followed (objcopy records a file name; a path lets a binary pick any file).
+    const bool pathLink = f1 & 32;
     const std::vector<uint8_t> linkBytes = takeLengthPrefixed(in);
     const std::vector<uint8_t> altBytes = takeLengthPrefixed(in);
     const std::vector<uint8_t> binId = take(in, 20);
@@ -207,13 +210,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
     const std::vector<uint8_t> debugBytes = symflame::fuzz::writeElf(3, debugSections, {});
     if (debugPlace < 3)
         writeFile(placed[debugPlace], debugBytes);
+    if (pathLink)
+        writeFile(t / "elsewhere" / debugName, debugBytes);
 
     // The binary, whose .gnu_debuglink names the debug file.
     std::vector<uint8_t> link;
     if (rawLink) {
         link = linkBytes;
     } else {
-        link.assign(debugName.begin(), debugName.end());
+        const std::string name = pathLink ? "../../elsewhere/" + debugName : debugName;
+        link.assign(name.begin(), name.end());
         do
             link.push_back(0);
         while (link.size() % 4);
@@ -254,7 +260,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
         if (fs::equivalent(r.dwarfPath, binary, ec))
             fail("the binary taken as its own debug file");
     }
-    const bool expectDebug = !rawLink && !wrongCrc && debugPlace < 3 && debugHasDwarf
+    const bool expectDebug = !rawLink && !pathLink && !wrongCrc && debugPlace < 3 && debugHasDwarf
         && (!debugIdMismatch || binId.empty());
     if (expectDebug && (r.source != DebugSource::DebugLink || !fs::equivalent(r.dwarfPath, placed[debugPlace], ec)))
         fail("the debug file in " + placed[debugPlace].string() + " was not found: " + summary);
