@@ -1,6 +1,7 @@
 // The viewer opens every kept fuzz regression input (fuzz/regressions/) and a sample of the seed
 // corpora (fuzz/seeds/ and the real files the build lists in fuzzinputs/seeds-<name>.txt)
-// through the real MainWindow open path, with its error message boxes enabled: each file either
+// (SYMFLAME_GUI_CORPUS: also a sample of each corpus a libFuzzer run grew) through the real
+// MainWindow open path, with its error message boxes enabled: each file either
 // shows as a profile or shows the "Cannot Open Profile" box naming it with a reason, and after
 // each one a good profile still opens and renders. A file that loads is symbolized as after any
 // load (its addresses against whatever binaries it names). Offscreen; the boxes are window-modal
@@ -91,6 +92,11 @@ private slots:
                 files += QFileInfo(line).isDir() ? filesUnder(line, 4) : QStringList { line };
             }
         }
+        // Opt in: the corpora a libFuzzer run grew (SYMFLAME_GUI_CORPUS=build-fuzz/corpus), a
+        // sample of each harness's.
+        if (const QString grown = qEnvironmentVariable("SYMFLAME_GUI_CORPUS"); !grown.isEmpty())
+            for (const QString& h : QDir(grown).entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name))
+                files += filesUnder(grown + "/" + h, 30);
         files.removeDuplicates();
         QVERIFY2(files.size() >= 20, qPrintable(QString::number(files.size())));
         for (const QString& f : files)
