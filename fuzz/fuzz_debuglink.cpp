@@ -8,8 +8,8 @@
 // Structured inputs (a file name and a correct or wrong CRC, the files placed where the locator
 // looks) check the decisions: a debug file with the right name, CRC, build ID and DWARF in one of
 // the debuglink directories is found there, a supplementary file with the linked build ID is
-// found, a link naming a path is not followed; raw inputs check the invariants (a debug file taken has the CRC the link names and lies
-// inside the temporary directory; a supplementary file taken has the linked build ID).
+// found, a link naming a path is not followed; raw inputs check the invariants (a debug file taken has the CRC the link
+// names and lies inside the temporary directory; a supplementary file taken has the linked build ID).
 #include "fuzz/fuzzelf.h"
 #include "symbolize/debuginfolocator.h"
 
@@ -200,7 +200,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
             alt.push_back(static_cast<uint8_t>(linkedSupId.size()));
             alt.insert(alt.end(), linkedSupId.begin(), linkedSupId.end());
         } else {
-            recorded = supPlace == 2 ? supAbsolute.string() : supPlace == 1 ? (t / "missing.dwz").string() : "common.dwz";
+            recorded = supPlace == 2 ? supAbsolute.string()
+                : supPlace == 1      ? (t / "missing.dwz").string()
+                                     : "common.dwz";
             alt.assign(recorded.begin(), recorded.end());
             alt.push_back(0);
             alt.insert(alt.end(), linkedSupId.begin(), linkedSupId.end());
@@ -260,8 +262,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
         if (fs::equivalent(r.dwarfPath, binary, ec))
             fail("the binary taken as its own debug file");
     }
-    const bool expectDebug = !rawLink && !pathLink && !wrongCrc && debugPlace < 3 && debugHasDwarf
-        && (!debugIdMismatch || binId.empty());
+    const bool expectDebug
+        = !rawLink && !pathLink && !wrongCrc && debugPlace < 3 && debugHasDwarf && (!debugIdMismatch || binId.empty());
     if (expectDebug && (r.source != DebugSource::DebugLink || !fs::equivalent(r.dwarfPath, placed[debugPlace], ec)))
         fail("the debug file in " + placed[debugPlace].string() + " was not found: " + summary);
     if (!expectDebug && !rawLink && r.dwarf)

@@ -89,10 +89,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
     const std::string json = R"j({"nodes":[{"id":1,"callFrame":{"functionName":"(root)","scriptId":"0","url":"",)j"
                              R"j("lineNumber":-1,"columnNumber":-1},"hitCount":0,"children":[2,3]},)j"
                              R"j({"id":2,"callFrame":{"functionName":"f","scriptId":"1","url":")j"
-        + url + R"j(","lineNumber":0,"columnNumber":0},"hitCount":2},)j"
-                R"j({"id":3,"callFrame":{"functionName":"g","scriptId":"1","url":")j"
-        + url + R"j(","lineNumber":1,"columnNumber":3},"hitCount":1}],)j"
-                R"j("startTime":0,"endTime":3000,"samples":[2,3,2],"timeDeltas":[1000,1000,1000]})j";
+        + url
+        + R"j(","lineNumber":0,"columnNumber":0},"hitCount":2},)j"
+          R"j({"id":3,"callFrame":{"functionName":"g","scriptId":"1","url":")j"
+        + url
+        + R"j(","lineNumber":1,"columnNumber":3},"hitCount":1}],)j"
+          R"j("startTime":0,"endTime":3000,"samples":[2,3,2],"timeDeltas":[1000,1000,1000]})j";
     auto profile = model::readCpuProfile(std::span(reinterpret_cast<const uint8_t*>(json.data()), json.size()));
     if (!profile)
         fail("the harness's own .cpuprofile did not read: " + profile.error().toString());

@@ -46,7 +46,8 @@ model::Result<AddressNormalizer> AddressNormalizer::create(const ElfFile& elf, c
         if (end <= mapBegin || begin >= mapEnd)
             continue;
         // base = start - off + p_offset - p_vaddr (all modulo 2^64).
-        cands.push_back(Candidate { begin, end, s.offset, s.offset + s.filesz, m.start - m.offset + s.offset - s.vaddr });
+        cands.push_back(
+            Candidate { begin, end, s.offset, s.offset + s.filesz, m.start - m.offset + s.offset - s.vaddr });
     }
     if (cands.empty()) {
         n.m_base = elf.type() == ElfType::Shared ? m.start - m.offset : 0;

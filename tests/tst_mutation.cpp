@@ -85,7 +85,8 @@ QList<Fixture> fixtures()
         { "libsfshapes.so", b + "/symfixtures/libsfshapes.so", Kind::Elf },
         { "fs_i386", b + "/symfixtures/fs_i386", Kind::Elf },
         { "cxx_zstd", b + "/symfixtures/cxx_zstd", Kind::Elf },
-        { "dwz_a.debug", b + "/symfixtures/dwz/debug/.build-id/d2/a0000000000000000000000000000000000001.debug", Kind::Elf },
+        { "dwz_a.debug", b + "/symfixtures/dwz/debug/.build-id/d2/a0000000000000000000000000000000000001.debug",
+            Kind::Elf },
         { "go_stripped", b + "/gofixtures/go_stripped", Kind::Elf },
     };
 #ifdef SYMFLAME_JS_FIXTURES
@@ -109,8 +110,10 @@ uint64_t nameSeed(const QString& name)
         h *= 1099511628211ull;
     }
     // SYMFLAME_MUTATION_SEED: another fixed set of mutants (for a longer hunt by hand).
-    return h ^ (qEnvironmentVariableIsSet("SYMFLAME_MUTATION_SEED") ? qEnvironmentVariable("SYMFLAME_MUTATION_SEED").toULongLong()
-                                                                     : 20261203ull);
+    return h
+        ^ (qEnvironmentVariableIsSet("SYMFLAME_MUTATION_SEED")
+                ? qEnvironmentVariable("SYMFLAME_MUTATION_SEED").toULongLong()
+                : 20261203ull);
 }
 
 /// The four kinds of mutation; rng is std::mt19937_64, whose output the standard fixes.
@@ -278,7 +281,8 @@ void TestMutation::mutants()
     QFETCH(QString, path);
     QFETCH(int, kind);
     const QString name = QTest::currentDataTag();
-    const int perKind = qEnvironmentVariableIsSet("SYMFLAME_MUTANTS") ? qEnvironmentVariableIntValue("SYMFLAME_MUTANTS") : 10;
+    const int perKind
+        = qEnvironmentVariableIsSet("SYMFLAME_MUTANTS") ? qEnvironmentVariableIntValue("SYMFLAME_MUTANTS") : 10;
     const QByteArray original = readAll(path);
     QVERIFY(!original.isEmpty());
 
@@ -286,9 +290,11 @@ void TestMutation::mutants()
     // the readers take as well), so that mutations reach the protobuf reader past the gzip CRC.
     QList<QPair<QString, QByteArray>> bases { { "", original } };
     if (symflame::model::isGzip(std::span(reinterpret_cast<const uint8_t*>(original.constData()), original.size()))) {
-        auto payload = symflame::model::gunzip(std::span(reinterpret_cast<const uint8_t*>(original.constData()), original.size()));
+        auto payload = symflame::model::gunzip(
+            std::span(reinterpret_cast<const uint8_t*>(original.constData()), original.size()));
         QVERIFY(payload.ok());
-        bases.append(qMakePair(QString("payload-"), QByteArray(reinterpret_cast<const char*>(payload->data()), qsizetype(payload->size()))));
+        bases.append(qMakePair(QString("payload-"),
+            QByteArray(reinterpret_cast<const char*>(payload->data()), qsizetype(payload->size()))));
     }
 
     const QString dir = m_tmp.path() + "/" + name;
@@ -307,7 +313,8 @@ void TestMutation::mutants()
                 dir + "/out.pb.gz", "--offline", "--path-map", srcDir + "=" + copy });
         QVERIFY(p.waitForFinished(60000));
         const QString out = QString::fromUtf8(p.readAllStandardOutput());
-        QVERIFY2(p.exitCode() == 0 && out.contains("source-mapped") && out.contains(copy + "/" + QFileInfo(path).fileName()),
+        QVERIFY2(
+            p.exitCode() == 0 && out.contains("source-mapped") && out.contains(copy + "/" + QFileInfo(path).fileName()),
             qPrintable(out + p.readAllStandardError()));
     }
     std::mt19937_64 rng(nameSeed(name));
@@ -320,10 +327,8 @@ void TestMutation::mutants()
                 QString ext = extensionOf(path);
                 if (!prefix.isEmpty()) // the payload: no longer gzip'd
                     ext.chop(3);
-                const QString keepAs = QString("%1-%2%3-%4%5")
-                                           .arg(QString(name).replace('.', '_'), prefix, kindName(k))
-                                           .arg(i)
-                                           .arg(ext);
+                const QString keepAs
+                    = QString("%1-%2%3-%4%5").arg(QString(name).replace('.', '_'), prefix, kindName(k)).arg(i).arg(ext);
                 ++count;
                 if (Kind(kind) == Kind::SourceMap) {
                     // The script and its map in a copy of the fixture's directory; the profile's
@@ -337,7 +342,8 @@ void TestMutation::mutants()
                     }
                     const QString map = copy + "/" + QFileInfo(path).fileName();
                     QVERIFY(writeAll(map, mutant));
-                    const QString profile = QFileInfo(srcDir).absolutePath() + "/" + QFileInfo(srcDir).fileName() + ".cpuprofile";
+                    const QString profile
+                        = QFileInfo(srcDir).absolutePath() + "/" + QFileInfo(srcDir).fileName() + ".cpuprofile";
                     runOne({ { "symbolize", profile, "-o", dir + "/out.pb.gz", "--offline", "--path-map",
                                  srcDir + "=" + copy },
                                map, { 0, 2 }, copy },
