@@ -49,7 +49,8 @@ uint32_t referenceCrc32(const std::vector<uint8_t>& bytes)
 
 const fs::path& tempRoot()
 {
-    static const fs::path root = [] {
+    // Never destroyed: the exit handler that removes the directory runs after static destructors.
+    static const fs::path& root = *[] {
         std::string tmpl = (fs::temp_directory_path() / "symflame-fuzz-debuglink-XXXXXX").string();
         if (!::mkdtemp(tmpl.data()))
             fail("cannot make a temporary directory");
@@ -57,7 +58,7 @@ const fs::path& tempRoot()
             std::error_code ec;
             fs::remove_all(tempRoot(), ec);
         });
-        return fs::path(tmpl);
+        return new fs::path(tmpl);
     }();
     return root;
 }

@@ -44,7 +44,8 @@ void writeText(const fs::path& p, std::string_view text)
 
 const fs::path& root()
 {
-    static const fs::path dir = [] {
+    // Never destroyed: the exit handler that removes the directory runs after static destructors.
+    static const fs::path& dir = *[] {
         std::string tmpl = (fs::temp_directory_path() / "symflame-fuzz-jsresolve-XXXXXX").string();
         if (!::mkdtemp(tmpl.data()))
             fail("cannot make a temporary directory");
@@ -65,7 +66,7 @@ const fs::path& root()
         if (::mkfifo((r / "app" / "fifo.map").c_str(), 0600) != 0)
             fail("cannot make a FIFO");
         fs::create_symlink(r / "outside.map", r / "app" / "link.map");
-        return r;
+        return new fs::path(r);
     }();
     return dir;
 }
