@@ -146,7 +146,7 @@ int runCheck(const ParsedArgs& args)
         else
             printCheck(out, c);
         if (c.verdict == symbolize::CheckVerdict::Unreadable)
-            exit = ExitBadInput;
+            exit = inputError(c.path, c.error); // the report says it too; stderr names the file
         else if (c.verdict != symbolize::CheckVerdict::Lines && exit == ExitOk)
             exit = ExitFailure;
     }

@@ -26,6 +26,12 @@ bool containsText(std::string_view haystack, std::string_view needle, bool caseS
     return it != haystack.end();
 }
 
+// libstdc++'s std::regex matches by recursion, about one stack frame per character of the text:
+// a function name of some 30 000 characters (a profile may hold any) overflowed the stack with
+// "a.*z", and fewer with alternations. Regular expressions see at most this much of each text,
+// which 8 MB of stack takes with every pattern tried; names are rarely longer.
+constexpr size_t kRegexTextLimit = 2048;
+
 } // namespace
 
 Result<std::vector<uint8_t>> matchSymbols(const Profile& profile, const SymbolTable& symbols, const SearchQuery& query)
@@ -48,17 +54,25 @@ Result<std::vector<uint8_t>> matchSymbols(const Profile& profile, const SymbolTa
     const auto matches = [&](std::string_view text) {
         if (text.empty())
             return false;
-        if (query.regex)
+        if (query.regex) {
+            text = text.substr(0, kRegexTextLimit);
             return std::regex_search(text.begin(), text.end(), re);
+        }
         return containsText(text, query.pattern, query.caseSensitive);
     };
-    for (size_t i = 0; i < symbols.size(); ++i) {
-        const SymbolId id(i);
-        const Symbol& sym = symbols.symbol(id);
-        const std::string_view binary = sym.mapping.valid() && sym.mapping.index() < profile.mappings.size()
-            ? profile.str(profile.mappings[sym.mapping.index()].file)
-            : std::string_view();
-        out[i] = matches(symbols.displayName(id)) || matches(profile.str(sym.file)) || matches(binary);
+    // Matching may throw too (the standard allows regex_error with error_complexity or
+    // error_stack from regex_search): an error value, never an escaping exception.
+    try {
+        for (size_t i = 0; i < symbols.size(); ++i) {
+            const SymbolId id(i);
+            const Symbol& sym = symbols.symbol(id);
+            const std::string_view binary = sym.mapping.valid() && sym.mapping.index() < profile.mappings.size()
+                ? profile.str(profile.mappings[sym.mapping.index()].file)
+                : std::string_view();
+            out[i] = matches(symbols.displayName(id)) || matches(profile.str(sym.file)) || matches(binary);
+        }
+    } catch (const std::regex_error& e) {
+        return makeError(ErrorCode::Usage, "regular expression '" + query.pattern + "' cannot be matched: " + e.what());
     }
     return out;
 }

@@ -20,7 +20,9 @@ struct SearchQuery {
 };
 
 /// Per symbol id, 1 when the function name, the file or the binary's path matches. An empty
-/// pattern matches nothing; a bad regular expression is a Usage error naming it.
+/// pattern matches nothing; a bad regular expression (or one whose matching throws) is a Usage
+/// error naming it. A regular expression sees the first 2048 bytes of each text only
+/// (std::regex recurses once per character: longer texts could overflow the stack).
 Result<std::vector<uint8_t>> matchSymbols(const Profile& profile, const SymbolTable& symbols, const SearchQuery& query);
 
 struct SearchStats {

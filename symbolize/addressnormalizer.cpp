@@ -40,11 +40,14 @@ model::Result<AddressNormalizer> AddressNormalizer::create(const ElfFile& elf, c
         if (s.type != elf::PT_LOAD || s.filesz == 0)
             continue;
         const uint64_t begin = s.offset & ~(kPage - 1);
-        const uint64_t end = s.offset + std::max(s.memsz, s.filesz);
+        // p_memsz comes from the file: an absurd one must not wrap the end around.
+        const uint64_t size = std::max(s.memsz, s.filesz);
+        const uint64_t end = size > ~uint64_t(0) - s.offset ? ~uint64_t(0) : s.offset + size;
         if (end <= mapBegin || begin >= mapEnd)
             continue;
         // base = start - off + p_offset - p_vaddr (all modulo 2^64).
-        cands.push_back(Candidate { begin, end, s.offset, m.start - m.offset + s.offset - s.vaddr });
+        cands.push_back(
+            Candidate { begin, end, s.offset, s.offset + s.filesz, m.start - m.offset + s.offset - s.vaddr });
     }
     if (cands.empty()) {
         n.m_base = elf.type() == ElfType::Shared ? m.start - m.offset : 0;
@@ -66,7 +69,12 @@ uint64_t AddressNormalizer::toElfAddress(uint64_t x) const
     if (m_segments.empty())
         return x - m_base;
     const uint64_t fx = x - m_start + m_offset;
-    // The segment holding fx exactly first (segments share pages at their edges), then by page.
+    // The segment whose file bytes hold fx first, then one whose memory size reaches it (a
+    // malformed p_memsz may reach over the next segment's bytes), then by page (segments share
+    // pages at their edges).
+    for (const Candidate& c : m_segments)
+        if (fx >= c.exactBegin && fx < c.bytesEnd)
+            return x - c.base;
     for (const Candidate& c : m_segments)
         if (fx >= c.exactBegin && fx < c.fileEnd)
             return x - c.base;

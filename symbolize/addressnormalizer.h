@@ -41,8 +41,9 @@ public:
 private:
     struct Candidate {
         uint64_t fileBegin; // p_offset rounded down to the page
-        uint64_t fileEnd; // p_offset + p_memsz
-        uint64_t exactBegin;
+        uint64_t fileEnd; // p_offset + max(p_memsz, p_filesz), at most 2^64-1
+        uint64_t exactBegin; // p_offset
+        uint64_t bytesEnd; // p_offset + p_filesz (the parser checked it lies in the file)
         uint64_t base;
     };
     uint64_t m_start = 0;

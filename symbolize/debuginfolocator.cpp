@@ -44,7 +44,7 @@ std::string joinPath(const std::string& a, const std::string& b)
 
 bool hasElfMagicOnDisk(const std::string& path)
 {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK); // never wait on a FIFO
     if (fd < 0)
         return false;
     unsigned char magic[4] = {};
@@ -324,6 +324,12 @@ bool DebugInfoLocator::tryDebugFile(const std::string& path, const std::string& 
 bool DebugInfoLocator::tryDebugLink(LocateResult& r, const std::string& buildId) const
 {
     const auto& link = r.binary->debugLink();
+    // objcopy records the debug file's name only; a path ("../../x", "/x") would make an untrusted
+    // binary open files anywhere.
+    if (link->name.find('/') != std::string::npos || link->name == "." || link->name == "..") {
+        r.tried.push_back("debuglink '" + link->name + "': not a file name");
+        return false;
+    }
     const std::string dir = model::directoryOf(r.binaryPath);
     std::vector<std::string> candidates { joinPath(dir, link->name), joinPath(joinPath(dir, ".debug"), link->name) };
     std::error_code ec;

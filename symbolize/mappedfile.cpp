@@ -30,7 +30,9 @@ MappedFile::~MappedFile()
 
 model::Result<std::shared_ptr<const MappedFile>> MappedFile::open(const std::string& path)
 {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    // O_NONBLOCK: the path may come from an untrusted profile or debug link, and opening a FIFO
+    // for reading would otherwise wait for a writer forever (only regular files are mapped).
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0) {
         const int err = errno;
         return makeError(

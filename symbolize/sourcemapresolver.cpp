@@ -19,6 +19,17 @@ namespace {
 
 constexpr uint64_t kMaxScriptBytes = 512ull << 20;
 
+/// A script or map named by a profile or a script (untrusted): regular files only. A FIFO would
+/// block the pass forever waiting for a writer, a device (/dev/zero) would be read to the limit.
+Result<std::vector<uint8_t>> readRegularFile(const std::string& path, uint64_t maxBytes)
+{
+    std::error_code ec;
+    const fs::file_status st = fs::status(path, ec);
+    if (!ec && fs::exists(st) && !fs::is_regular_file(st))
+        return makeError(ErrorCode::InvalidInput, "not a regular file", path);
+    return model::readWholeFile(path, maxBytes);
+}
+
 std::string percentDecode(std::string_view s)
 {
     std::string out;
@@ -140,7 +151,7 @@ public:
         // deployment).
         std::string firstReadable;
         for (const std::string& scriptPath : candidates) {
-            auto script = model::readWholeFile(scriptPath, kMaxScriptBytes);
+            auto script = readRegularFile(scriptPath, kMaxScriptBytes);
             if (!script) {
                 report.tried.push_back(scriptPath + " (script: " + script.error().message + ")");
                 continue;
@@ -228,7 +239,7 @@ private:
             report.tried.push_back(path + " (not found)");
             return std::nullopt;
         }
-        auto bytes = model::readWholeFile(path, m_options.limits.maxJsonBytes);
+        auto bytes = readRegularFile(path, m_options.limits.maxJsonBytes);
         if (!bytes) {
             report.tried.push_back(path + " (" + bytes.error().message + ")");
             return fail(report, "map " + path + " unreadable: " + bytes.error().message);

@@ -33,6 +33,12 @@ set(FZ_INPUTS_elf "${FZ_ELF}/c_pie" "${FZ_ELF}/c_mini" "${FZ_ELF}/c_symtab" "${F
   "${FZ_ELF}/libsfshapes.so" "${FZ_ELF}/fs_aarch64" "${FZ_ELF}/fs_i386" "${FZ_ELF}/fs_mips" "${FZ_ELF}/fs_ppc64"
   "${FZ_ELF}/cxx_zstd" "${FZ_ELF}/dwz")
 set(FZ_INPUTS_gopclntab ${FZ_GO_TABLES})
+# Structured inputs (see the harnesses' headers): files and links the harness builds itself.
+set(FZ_INPUTS_debuglink "${FZ_SRC}/seeds/debuglink")
+set(FZ_INPUTS_addrnorm "${FZ_SRC}/seeds/addrnorm")
+set(FZ_INPUTS_text "${FZ_SRC}/seeds/text")
+set(FZ_INPUTS_jsresolve "${FZ_SRC}/seeds/jsresolve")
+set(FZ_INPUTS_lookup "${FZ_SRC}/seeds/lookup")
 if(TARGET otlp_testdata)
   set(FZ_INPUTS_otlp "${CMAKE_CURRENT_BINARY_DIR}/otlp")
   set(FZ_INPUTS_otlpjson "${CMAKE_CURRENT_SOURCE_DIR}/otlp")

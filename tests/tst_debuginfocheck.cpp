@@ -130,6 +130,8 @@ private slots:
         r = symflame({ "debuginfo", "check", symtest::fixture("cxx_symtab"), junk.fileName() });
         QCOMPARE(r.exitCode, 2);
         QVERIFY(r.out.contains("UNREADABLE"));
+        // One line on stderr naming the file and the problem, as for every bad input.
+        QCOMPARE(QString::fromUtf8(r.err).trimmed(), QString("symflame: " + junk.fileName() + ": not an ELF file"));
         r = symflame({ "debuginfo", "check" });
         QCOMPARE(r.exitCode, 64);
     }

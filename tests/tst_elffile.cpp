@@ -7,6 +7,7 @@
 #include "symbolize/elffile.h"
 #include "symbolize/minidebuginfo.h"
 
+#include <QElapsedTimer>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -20,6 +21,8 @@
 
 #include <cstring>
 #include <random>
+
+#include <sys/stat.h>
 
 using namespace symflame;
 using namespace symflame::symbolize;
@@ -355,6 +358,17 @@ void TestElfFile::notElf()
     auto dir = ElfFile::open(SYMFLAME_FIXTURE_DIR);
     QVERIFY(!dir.ok());
     QCOMPARE(QString::fromStdString(dir.error().message), QString("not a regular file"));
+    // A FIFO (a path from an untrusted profile or debug link may name one): an error at once,
+    // not a wait for a writer that never comes.
+    QTemporaryDir tmp;
+    const std::string fifo = (tmp.path() + "/fifo").toStdString();
+    QCOMPARE(::mkfifo(fifo.c_str(), 0600), 0);
+    QElapsedTimer timer;
+    timer.start();
+    auto pipe = ElfFile::open(fifo);
+    QVERIFY(!pipe.ok());
+    QCOMPARE(QString::fromStdString(pipe.error().message), QString("not a regular file"));
+    QVERIFY(timer.elapsed() < 5000);
     std::vector<uint8_t> badClass = readBytes(fixture("c_pie"));
     badClass[4] = 7;
     auto bc = parseBytes(badClass);

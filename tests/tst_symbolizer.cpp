@@ -27,6 +27,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstring>
 #include <map>
 #include <random>
 #include <set>
@@ -879,6 +880,29 @@ void TestSymbolizer::locatorBadInput()
         QVERIFY2(std::any_of(r.tried.begin(), r.tried.end(),
                      [&](const std::string& t) { return QString::fromStdString(t).startsWith(want); }),
             qPrintable(join(r.tried)));
+    }
+
+    // A debuglink that names a path, not a file: not followed (an untrusted binary must not make
+    // the locator open files outside the debug directories), even though the file it names exists
+    // with the right CRC.
+    {
+        QVERIFY(QDir(tmp.path()).mkpath("sub"));
+        std::vector<uint8_t> b = readBytes(fixture("debuglink/cxx_debuglink"));
+        auto orig = ElfFile::open(fixtureStd("debuglink/cxx_debuglink"));
+        QVERIFY(orig.ok());
+        const ElfSection* s = (*orig)->findSection(".gnu_debuglink");
+        QVERIFY(s);
+        QCOMPARE((*orig)->debugLink()->name, std::string("cxx_debuglink.debug"));
+        std::memcpy(b.data() + s->offset, "../", 3); // "../_debuglink.debug", the same length
+        const QString bin = tmp.path() + "/sub/cxx_debuglink";
+        QVERIFY(writeBytes(bin, b));
+        QVERIFY(QFile::copy(fixture("debuglink/cxx_debuglink.debug"), tmp.path() + "/_debuglink.debug"));
+        LocatorOptions none;
+        none.useDefaultDebugDir = false;
+        const LocateResult r = DebugInfoLocator(none).locate(bin.toStdString(), "");
+        QCOMPARE(r.status, LocateStatus::Found);
+        QCOMPARE(r.source, DebugSource::DynamicSymbolTable);
+        QVERIFY2(anyContains(r.tried, "debuglink '../_debuglink.debug': not a file name"), qPrintable(join(r.tried)));
     }
 
     // A truncated binary: an invalid file, with the reason.

@@ -253,6 +253,29 @@ private slots:
             bad.error().message.c_str());
     }
 
+    void searchSurvivesHugeNames()
+    {
+        // A profile may name a function with 200 000 characters: std::regex recursed once per
+        // character and overflowed the stack ("a.*z" crashed past about 30 000).
+        const QByteArray huge = QByteArray(200000, 'a') + "z";
+        const Profile p = profileFromFolded("main;" + huge + " 5\nmain;hot 3\n");
+        const SymbolTable symbols = SymbolTable::build(p);
+        auto m = matchSymbols(p, symbols, SearchQuery { "a.*z", true, false });
+        QVERIFY(m);
+        QStringList names;
+        for (size_t i = 0; i < symbols.size(); ++i)
+            if ((*m)[i])
+                names << QString::fromStdString(symbols.displayName(SymbolId(i))).left(8);
+        QCOMPARE(names, QStringList()); // the z lies past what a regular expression sees
+        m = matchSymbols(p, symbols, SearchQuery { "^a+", true, false });
+        QVERIFY(m);
+        QCOMPARE(std::count(m->begin(), m->end(), 1), 1);
+        // A plain substring still sees the whole name.
+        m = matchSymbols(p, symbols, SearchQuery { "az", false, false });
+        QVERIFY(m);
+        QCOMPARE(std::count(m->begin(), m->end(), 1), 1);
+    }
+
     void searchHighlightsExactlyTheMatches()
     {
         const auto snap = snapshotOf(profileFromFolded(kSmall));
