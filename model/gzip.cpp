@@ -21,6 +21,11 @@ namespace {
 // zlib counts in uInt (32 bits): feed and drain it in pieces no larger than this.
 constexpr size_t kZlibChunk = size_t(1) << 30;
 constexpr size_t kMinBuffer = size_t(64) << 10;
+// Output per inflate call, so that the ratio checks see the output as it grows.
+constexpr size_t kOutStep = size_t(1) << 20;
+// The first buffer when the trailer gives no usable size: small, since only multi-member
+// streams, streams over 4 GiB and forged trailers get here.
+constexpr size_t kMaxGuess = size_t(4) << 20;
 
 struct InflateGuard {
     z_stream* zs;
@@ -47,7 +52,7 @@ Error tooLargeError(uint64_t limit)
 size_t initialBufferSize(std::span<const uint8_t> data, const DecompressLimits& limits)
 {
     const uint64_t cap = limits.maxOutputBytes;
-    uint64_t guess = std::max<uint64_t>(kMinBuffer, static_cast<uint64_t>(data.size()) * 4);
+    uint64_t guess = std::clamp<uint64_t>(static_cast<uint64_t>(data.size()) * 4, kMinBuffer, kMaxGuess);
     if (data.size() >= 18) {
         const uint8_t* t = data.data() + data.size() - 4;
         const uint64_t isize = uint64_t(t[0]) | uint64_t(t[1]) << 8 | uint64_t(t[2]) << 16 | uint64_t(t[3]) << 24;
@@ -129,8 +134,11 @@ Result<std::vector<uint8_t>> gunzip(std::span<const uint8_t> data, const Decompr
             if (out.size() >= limits.maxOutputBytes) {
                 probing = true;
             } else {
-                const uint64_t grown = std::min<uint64_t>(
+                uint64_t grown = std::min<uint64_t>(
                     std::max<uint64_t>(uint64_t(out.size()) * 2, kMinBuffer), limits.maxOutputBytes);
+                // Before the ratio check has had its say, no more room than it lets through.
+                if (produced <= limits.ratioCheckAfterBytes)
+                    grown = std::min<uint64_t>(grown, std::max<uint64_t>(limits.ratioCheckAfterBytes + 2 * kOutStep, produced + kOutStep));
                 try {
                     out.resize(static_cast<size_t>(grown));
                 } catch (const std::bad_alloc&) {
@@ -139,7 +147,7 @@ Result<std::vector<uint8_t>> gunzip(std::span<const uint8_t> data, const Decompr
             }
         }
         const auto inChunk = static_cast<uInt>(std::min(inLeft, kZlibChunk));
-        const auto outChunk = probing ? uInt(1) : static_cast<uInt>(std::min(out.size() - produced, kZlibChunk));
+        const auto outChunk = probing ? uInt(1) : static_cast<uInt>(std::min(out.size() - produced, kOutStep));
         zs.next_in = const_cast<Bytef*>(in);
         zs.avail_in = inChunk;
         zs.next_out = probing ? &probe : out.data() + produced;
@@ -156,9 +164,13 @@ Result<std::vector<uint8_t>> gunzip(std::span<const uint8_t> data, const Decompr
             return tooLargeError(limits.maxOutputBytes);
         produced += madeOut;
 
-        if (produced > limits.ratioCheckAfterBytes && produced / std::max<uint64_t>(consumed, 1) > limits.maxRatio)
+        const uint64_t ratio = produced / std::max<uint64_t>(consumed, 1);
+        const uint64_t exceeded = produced > limits.ratioCheckAfterBytes && ratio > limits.maxRatio ? limits.maxRatio
+            : produced > limits.earlyCheckAfterBytes && ratio > limits.earlyMaxRatio             ? limits.earlyMaxRatio
+                                                                                               : 0;
+        if (exceeded)
             return makeError(ErrorCode::TooLarge,
-                "gzip data expands more than " + std::to_string(limits.maxRatio) + " times (" + std::to_string(produced)
+                "gzip data expands more than " + std::to_string(exceeded) + " times (" + std::to_string(produced)
                     + " bytes from " + std::to_string(consumed) + "), refusing what looks like a decompression bomb");
 
         switch (ret) {

@@ -17,6 +17,10 @@ struct DecompressLimits {
     /// taken for a decompression bomb (real profiles compress 5-20x; zeros compress 1000x).
     uint64_t ratioCheckAfterBytes = 64ull << 20;
     uint64_t maxRatio = 200;
+    /// The same check early, with a ratio only a run of one repeated byte reaches (deflate's
+    /// ceiling is about 1032:1): a bomb of zeros is refused after about a MiB of output, not 64.
+    uint64_t earlyCheckAfterBytes = 1ull << 20;
+    uint64_t earlyMaxRatio = 900;
 };
 
 /// True when data starts with the gzip magic 1f 8b.
