@@ -394,21 +394,21 @@ struct DwarfSymbolizer::Impl {
                 frames.push_back(top);
             return;
         }
+        const DieInfo* inner = nullptr; // the previous (inner) frame's DIE
         for (size_t i = 0; i < chain.size(); ++i) {
             DieInfo& info = dieInfo(chain[i], out);
             Frame f;
-            if (i == 0) {
+            if (!inner) {
                 f = top;
             } else {
                 // The position in this frame is where the frame inside it was called from.
-                const DieInfo& inner = dieInfo(chain[i - 1], out);
                 if (table) {
-                    const uint32_t file = fileName(cu, *table, inner.callFile, out);
+                    const uint32_t file = fileName(cu, *table, inner->callFile, out);
                     if (file != invalidFile)
                         f.file = StringId(file);
                 }
-                f.line = inner.callLine;
-                f.column = inner.callColumn;
+                f.line = inner->callLine;
+                f.column = inner->callColumn;
             }
             if (i + 1 < chain.size())
                 readCaller(chain[i], info);
@@ -416,6 +416,7 @@ struct DwarfSymbolizer::Impl {
             f.name = info.name;
             f.startLine = info.startLine;
             frames.push_back(f);
+            inner = &info; // unordered_map: stays valid as other DIEs are added
         }
     }
 

@@ -125,16 +125,11 @@ public:
         take(&v, sizeof v);
         return v;
     }
+    /// A u32 length, then that many bytes (bytes() below).
     std::string_view str()
     {
         const uint32_t n = u32();
-        if (!m_ok || n > m_s.size() - m_pos) {
-            m_ok = false;
-            return {};
-        }
-        std::string_view v = m_s.substr(m_pos, n);
-        m_pos += n;
-        return v;
+        return bytes(n);
     }
     /// n bytes in place, or empty (and not ok) when fewer are left.
     std::string_view bytes(size_t n)
