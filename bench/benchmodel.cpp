@@ -118,10 +118,20 @@ int main(int argc, char** argv)
         }
         if (td) {
             // The preview the viewer paints first: nodes below 1/8192 of the total left out.
+            std::string previewBuilt;
+            double previewBest = 1e30;
+            for (int r = 1; r < repeat; ++r) {
+                t = Stopwatch();
+                const CallTree again = CallTree::build(p, symbols, type, dir, nullptr, nullptr, 0, total / 8192);
+                if (const double c = cpuNow() - t.cpu; c < previewBest)
+                    previewBest = c, previewBuilt = t.text();
+            }
             t = Stopwatch();
             const CallTree preview = CallTree::build(p, symbols, type, dir, nullptr, nullptr, 0, total / 8192);
+            if (cpuNow() - t.cpu < previewBest)
+                previewBuilt = t.text();
             std::printf("%-22s %s (%zu nodes, nodes below 1/8192 of the total left out)\n", "CallTree preview",
-                t.text().c_str(), preview.size());
+                previewBuilt.c_str(), preview.size());
             if (preview.totalValue() != total) {
                 std::fprintf(stderr, "error: preview total %lld != profile total %lld\n",
                     (long long)preview.totalValue(), (long long)total);

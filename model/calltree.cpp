@@ -1,9 +1,11 @@
 // Symbols and call trees. Values are summed per distinct stack first; the tree is then built
 // one depth at a time from each stack's sequence of symbol name ranks (see CallTree::build),
 // which numbers the nodes breadth-first with children in name order, so that children (and
-// whole depths) are consecutive ids. Big trees use several threads: the rank sequences are made
-// per chunk of stacks, and below the first levels each thread grows the subtrees of a range of
-// nodes, the threads in step level by level so that each level's nodes go straight to their place.
+// whole depths) are consecutive ids. A stack of one-frame locations is read in place through a
+// rank per location; others have their ranks written out. Big trees use several threads: the
+// items are made per chunk of stacks, and below the first levels each thread grows the subtrees
+// of a range of nodes, the threads in step level by level so that each level's nodes go straight
+// to their place.
 #include "model/calltree.h"
 
 #include "model/frameformat.h"
@@ -172,27 +174,74 @@ SymbolTable SymbolTable::build(const Profile& profile)
 namespace {
 
 /// One stack still going deeper while CallTree::build grows the tree a level at a time: the
-/// node it has reached, where its frame at the current level is in seq, how many frames follow,
-/// which stack it is, and a window of its next ranks copied from seq, so that seq (far too big
-/// for the cache, and read in no useful order) is touched once per kWindow levels rather than
-/// once per level. Items are copied once per level, so they are kept small (40 bytes): the
-/// value is looked up only where the stack ends, and totals are summed from self values at the
-/// end.
+/// node it has reached, where its frame at the current level is, how many frames follow, which
+/// stack it is, and a window of its next ranks, so that the frames (far too many for the
+/// cache, and read in no useful order) are touched once per kWindow levels rather than once
+/// per level. Items are copied once per level, so they are kept small (40 bytes): the value is
+/// looked up only where the stack ends, and totals are summed from self values at the end.
+///
+/// A stack's frames are read in one of two ways. Most stacks are of locations with one frame
+/// each, and then the item walks the profile's own stackLocations (in walk order: backwards
+/// for top-down, as they are stored leaf first), a location's rank from RankSource::locRank.
+/// The other stacks (inline chains, or a filter that rewrote them) have their ranks written
+/// out in walk order in a sequence of their own, seq.
 struct Item {
     uint32_t node;
     uint32_t left; ///< frames after the current one
-    const uint32_t* at; ///< the current frame in seq
+    union {
+        const uint32_t* seq; ///< the current frame in seq
+        const LocationId* loc; ///< the current frame's location in the profile's stackLocations
+    } at;
     uint32_t stack; ///< index into value
-    uint32_t off; ///< the current frame's rank is window[off]
+    uint16_t off; ///< the current frame's rank is window[off]
+    uint16_t inSeq; ///< 1: at.seq, else at.loc
     uint32_t window[kWindow];
     uint32_t rank() const { return window[off]; }
 };
 
-void fillWindow(Item& it, const uint32_t* from)
+/// How an item's frames become ranks when it walks the profile's locations.
+struct RankSource {
+    const uint32_t* locRank = nullptr; ///< by location, when it has one frame
+    int step = 1; ///< -1 top-down (toward the root), +1 bottom-up
+};
+
+/// Fills it's window from its current frame on.
+void fillWindow(Item& it, const RankSource& source)
 {
     const uint32_t n = std::min<uint32_t>(kWindow, it.left + 1);
-    for (uint32_t k = 0; k < n; ++k)
-        it.window[k] = from[k];
+    if (it.inSeq) {
+        for (uint32_t k = 0; k < n; ++k)
+            it.window[k] = it.at.seq[k];
+    } else {
+        const LocationId* loc = it.at.loc;
+        for (uint32_t k = 0; k < n; ++k, loc += source.step)
+            it.window[k] = source.locRank[loc->index()];
+    }
+}
+
+/// Moves it on to its next frame.
+void advance(Item& it, const RankSource& source)
+{
+    if (it.inSeq)
+        ++it.at.seq;
+    else
+        it.at.loc += source.step;
+    --it.left;
+    if (++it.off == kWindow) {
+        it.off = 0;
+        fillWindow(it, source);
+    }
+}
+
+/// A hint to load what the item's next window will be filled from.
+void prefetchNextWindow(const Item& it, const RankSource& source)
+{
+    if (it.off + 1 != kWindow)
+        return;
+    if (it.inSeq)
+        prefetch(it.at.seq + 1);
+    else
+        prefetch(it.at.loc + source.step);
 }
 
 /// Grows the tree below the items of one level, level after level. Node ids below base are
@@ -201,6 +250,7 @@ void fillWindow(Item& it, const uint32_t* from)
 /// makes the nodes of one depth, so a grower's nodes of one depth are consecutive.
 struct LevelGrower {
     const int64_t* value = nullptr;
+    RankSource source;
     std::vector<CallTreeNode>* shared = nullptr;
     uint32_t base = 0;
     std::vector<CallTreeNode> local;
@@ -235,6 +285,91 @@ struct LevelGrower {
         }
     }
 
+    /// Long runs out of rank order are split by counting instead (splitByCounting).
+    static constexpr size_t kCountFrom = 256;
+    uint32_t rankCount = 0; ///< ranks there are (the symbols)
+    /// A rank's part of the run being split: its items that go on, its node, the values of its
+    /// items (all of them, and those that end there).
+    struct RankSlot {
+        uint32_t continuing = 0; ///< items that go on; then where the next of them goes in next
+        uint32_t node = 0;
+        int64_t sum = 0;
+        int64_t self = 0;
+        bool touched = false;
+        bool kept = false;
+    };
+    std::vector<RankSlot> perRank; ///< by rank; all default between runs
+    std::vector<uint32_t> touched; ///< ranks met in the run being split
+
+    /// Makes the children of parent from the run of n items at level[i...], which are not in
+    /// rank order: a pass counts each rank's items and sums their values (the ranks of one run
+    /// are few, so their slots stay in the cache), the ranks met are sorted, and a second pass
+    /// copies each item that goes on straight to its place in next. This reads the run twice
+    /// in storage order, where sorting keys would visit the wide items in rank order, a cache
+    /// miss each; and a preview's dropped items are never copied.
+    void splitByCounting(size_t i, size_t n, uint32_t parent, uint32_t depth)
+    {
+        if (perRank.size() < rankCount)
+            perRank.resize(rankCount);
+        touched.clear();
+        for (size_t k = 0; k < n; ++k) {
+            const Item& it = level[i + k];
+            RankSlot& slot = perRank[it.rank()];
+            if (!slot.touched) {
+                slot.touched = true;
+                touched.push_back(it.rank());
+            }
+            if (it.left == 0)
+                slot.self += value[it.stack];
+            else
+                ++slot.continuing;
+            if (minTotal > 0)
+                slot.sum += value[it.stack];
+        }
+        std::sort(touched.begin(), touched.end());
+        const auto firstChild = static_cast<uint32_t>(base + local.size());
+        size_t cursor = next.size();
+        for (const uint32_t rank : touched) {
+            RankSlot& slot = perRank[rank];
+            if (minTotal > 0 && slot.sum < minTotal)
+                continue; // left out, with everything below it
+            slot.kept = true;
+            CallTreeNode node;
+            node.symbol = SymbolId(rank); // turned into the symbol at the end
+            node.parent = NodeId(parent);
+            node.depth = depth;
+            node.self = slot.self;
+            if (minTotal > 0)
+                node.total = slot.sum;
+            local.push_back(node);
+            slot.node = static_cast<uint32_t>(base + local.size() - 1);
+            const uint32_t going = slot.continuing;
+            slot.continuing = static_cast<uint32_t>(cursor);
+            cursor += going;
+        }
+        next.resize(cursor);
+        constexpr size_t kPrefetch = 64;
+        for (size_t k = 0; k < n; ++k) {
+            if (k + kPrefetch < n)
+                prefetchNextWindow(level[i + k + kPrefetch], source);
+            const Item& it = level[i + k];
+            if (it.left == 0)
+                continue;
+            RankSlot& slot = perRank[it.rank()];
+            if (!slot.kept)
+                continue;
+            Item& moved = next[slot.continuing++];
+            moved = it;
+            moved.node = slot.node;
+            advance(moved, source);
+        }
+        for (const uint32_t rank : touched)
+            perRank[rank] = RankSlot {};
+        CallTreeNode& p = node(parent);
+        p.childrenBegin = firstChild;
+        p.childCount = static_cast<uint32_t>(base + local.size()) - firstChild;
+    }
+
     /// Makes the nodes of the next depth from level; returns the number of items visited.
     size_t step(uint32_t depth)
     {
@@ -256,6 +391,11 @@ struct LevelGrower {
                 prev = r;
             }
             const size_t runLength = j - i;
+            if (!sorted && runLength >= kCountFrom) {
+                splitByCounting(i, runLength, parent, depth);
+                i = j;
+                continue;
+            }
             if (!sorted) {
                 keys.resize(runLength);
                 for (size_t k = 0; k < runLength; ++k)
@@ -297,11 +437,8 @@ struct LevelGrower {
                     previousRank = groupRank;
                 }
                 // Ahead in storage order, across runs: most runs deep in a tree are one item.
-                if (i + r + kPrefetch < level.size()) {
-                    const Item& ahead = level[i + r + kPrefetch];
-                    if (ahead.off + 1 == kWindow)
-                        prefetch(ahead.at + 1);
-                }
+                if (i + r + kPrefetch < level.size())
+                    prefetchNextWindow(level[i + r + kPrefetch], source);
                 const Item& it = itemAt(r);
                 const uint32_t rank = it.rank();
                 if (minTotal == 0 && (r == 0 || rank != previousRank)) {
@@ -317,12 +454,7 @@ struct LevelGrower {
                 } else {
                     Item& n = next.emplace_back(it);
                     n.node = static_cast<uint32_t>(base + local.size() - 1);
-                    ++n.at;
-                    --n.left;
-                    if (++n.off == kWindow) {
-                        n.off = 0;
-                        fillWindow(n, n.at);
-                    }
+                    advance(n, source);
                 }
             }
             CallTreeNode& p = node(parent);
@@ -414,28 +546,38 @@ CallTree CallTree::build(const Profile& profile, const SymbolTable& symbols, siz
     const size_t nStacks = profile.stackCount();
     const std::vector<int64_t> stackValue = profile.valuePerStack(sampleType);
 
-    // 2. Each stack with a value as its sequence of symbol name ranks, in walk order (root
-    // first for top-down, leaf first for bottom-up), back to back. Ranks of each location's
-    // frames are looked up once, not once per stack.
+    // 2. An item for each stack with a value. Ranks of each location's frames are looked up
+    // once, not once per stack. A stack whose locations have one frame each is read where it
+    // is (see Item); the others get their sequence of ranks in walk order (root first for
+    // top-down, leaf first for bottom-up) in seq, as does every stack when a filter rewrites
+    // them.
     std::vector<uint32_t> locRankBegin(profile.locations.size() + 1, 0);
     std::vector<uint32_t> locRanks;
+    std::vector<uint32_t> singleRank(profile.locations.size(), kNone); // a one-frame location's rank
     locRanks.reserve(profile.lines.size() + profile.locations.size());
+    bool allSingle = true;
     for (size_t l = 0; l < profile.locations.size(); ++l) {
         for (const SymbolId f : symbols.frames(LocationId(l)))
             locRanks.push_back(symbols.nameRank(f));
         if (direction == Direction::TopDown)
             std::reverse(locRanks.begin() + locRankBegin[l], locRanks.end()); // caller first
         locRankBegin[l + 1] = static_cast<uint32_t>(locRanks.size());
+        if (locRankBegin[l + 1] - locRankBegin[l] == 1)
+            singleRank[l] = locRanks.back();
+        else
+            allSingle = false;
     }
+    const RankSource source { singleRank.data(), direction == Direction::TopDown ? -1 : 1 };
 
     // Stacks are cut into consecutive chunks, one per thread, each with its own part of seq;
-    // the parts are then put back to back in stack order, as one thread would have made them.
+    // the items are then put back to back in stack order, as one thread would have made them.
     const unsigned nThreads = threadsFor(profile.stackLocations.size(), threads);
     struct Chunk {
         size_t from = 0, to = 0; ///< stacks
         std::vector<uint32_t> seq;
-        std::vector<Item> items; ///< into this chunk's seq (see below) and value
+        std::vector<Item> items; ///< into this chunk's seq (see below) or the profile, and value
         std::vector<int64_t> value;
+        size_t frames = 0;
         int64_t rootSelf = 0, rootTotal = 0;
     };
     std::vector<Chunk> chunks(nThreads);
@@ -452,7 +594,8 @@ CallTree CallTree::build(const Profile& profile, const SymbolTable& symbols, siz
     const bool cancelledEarly = !runOnThreads(nThreads, progress, stop, [&](unsigned g) {
         Chunk& c = chunks[g];
         std::vector<uint32_t>& seq = c.seq;
-        seq.reserve((profile.stackBegin[c.to] - profile.stackBegin[c.from]) * 9 / 8);
+        if (filter || !allSingle)
+            seq.reserve((profile.stackBegin[c.to] - profile.stackBegin[c.from]) * 9 / 8);
         constexpr size_t kCheckEvery = 1u << 15;
         for (size_t s = c.from; s < c.to; ++s) {
             if ((s - c.from) % kCheckEvery == 0 && s > c.from) {
@@ -464,8 +607,25 @@ CallTree CallTree::build(const Profile& profile, const SymbolTable& symbols, siz
             if (v == 0)
                 continue;
             c.rootTotal += v;
-            const size_t begin = seq.size();
             const auto locs = profile.stack(StackId(s));
+            if (!filter
+                && (allSingle || std::all_of(locs.begin(), locs.end(), [&](LocationId l) { return singleRank[l.index()] != kNone; }))) {
+                if (locs.empty()) {
+                    c.rootSelf += v;
+                    continue;
+                }
+                Item it {};
+                it.node = 0;
+                it.left = static_cast<uint32_t>(locs.size() - 1);
+                it.at.loc = direction == Direction::TopDown ? &locs.back() : &locs.front();
+                it.stack = static_cast<uint32_t>(c.value.size());
+                fillWindow(it, source);
+                c.items.push_back(it);
+                c.value.push_back(v);
+                c.frames += locs.size();
+                continue;
+            }
+            const size_t begin = seq.size();
             auto append = [&](LocationId loc) {
                 const uint32_t b = locRankBegin[loc.index()], e = locRankBegin[loc.index() + 1];
                 if (e - b == 1) // the usual location: one frame, no inline chain
@@ -494,11 +654,16 @@ CallTree CallTree::build(const Profile& profile, const SymbolTable& symbols, siz
             }
             // seq may still move: node holds the offset (items start at the root, node 0) until
             // the chunk is complete.
-            Item it { static_cast<uint32_t>(begin), static_cast<uint32_t>(seq.size() - begin - 1), nullptr,
-                static_cast<uint32_t>(c.value.size()), 0, {} };
-            fillWindow(it, seq.data() + begin);
+            Item it {};
+            it.node = static_cast<uint32_t>(begin);
+            it.left = static_cast<uint32_t>(seq.size() - begin - 1);
+            it.at.seq = seq.data() + begin;
+            it.stack = static_cast<uint32_t>(c.value.size());
+            it.inSeq = 1;
+            fillWindow(it, source);
             c.items.push_back(it);
             c.value.push_back(v);
+            c.frames += seq.size() - begin;
         }
     }, [&] { progress->setProgress(stacksDone.load(std::memory_order_relaxed), 2 * nStacks); });
     if (cancelledEarly || cancelled())
@@ -516,7 +681,7 @@ CallTree CallTree::build(const Profile& profile, const SymbolTable& symbols, siz
         for (unsigned g = 0; g < nThreads; ++g) {
             itemAt[g] = itemCount;
             itemCount += chunks[g].items.size();
-            itemsTotal += chunks[g].seq.size();
+            itemsTotal += chunks[g].frames;
             rootSelf += chunks[g].rootSelf;
             rootTotal += chunks[g].rootTotal;
         }
@@ -524,8 +689,10 @@ CallTree CallTree::build(const Profile& profile, const SymbolTable& symbols, siz
             Chunk& c = chunks[g];
             for (size_t i = 0; i < c.items.size(); ++i) {
                 Item& it = c.items[i];
-                it.at = c.seq.data() + it.node;
-                it.node = 0;
+                if (it.inSeq) {
+                    it.at.seq = c.seq.data() + it.node;
+                    it.node = 0;
+                }
                 it.stack += static_cast<uint32_t>(itemAt[g]);
             }
             if (nThreads > 1) {
@@ -558,8 +725,10 @@ CallTree CallTree::build(const Profile& profile, const SymbolTable& symbols, siz
     // the second's, and so on, since their parents are in that order too.
     size_t itemsDone = 0;
     top.value = value.data();
+    top.source = source;
     const auto rankBits = static_cast<uint32_t>(std::max<int>(1, std::bit_width(std::max<size_t>(symbols.size(), 1) - 1)));
     top.rankBits = rankBits;
+    top.rankCount = static_cast<uint32_t>(symbols.size());
     top.minTotal = minTotal;
     top.local = std::move(tree.m_nodes); // base 0: the grower's nodes are the tree's
     // Room for a node per frame (the most there can be) is only address space until it is
@@ -615,8 +784,10 @@ CallTree CallTree::build(const Profile& profile, const SymbolTable& symbols, siz
             }
             LevelGrower& grower = growers[g];
             grower.value = value.data();
+            grower.source = source;
             grower.shared = &nodes;
             grower.rankBits = rankBits;
+            grower.rankCount = static_cast<uint32_t>(symbols.size());
             grower.minTotal = minTotal;
             grower.level.assign(items.begin() + from, items.begin() + to);
             grower.next.reserve(grower.level.size());

@@ -37,6 +37,7 @@ private slots:
     void emptyProfile();
     void threadsGiveTheSameTree();
     void previewKeepsTheWideNodes();
+    void mixedInlineStacks();
 };
 
 void TestCallTree::topDown_data()
@@ -415,11 +416,10 @@ void TestCallTree::threadsGiveTheSameTree()
 // A preview (minTotal) holds exactly the full tree's nodes whose total reaches minTotal, each
 // with the full tree's total and self, in the same breadth-first name order; on one thread and
 // several, top-down and bottom-up.
-void TestCallTree::previewKeepsTheWideNodes()
+namespace {
+
+void checkPreviews(const Profile& p)
 {
-    bool ok = false;
-    const Profile p = profileFromFolded(randomFolded(), &ok);
-    QVERIFY(ok);
     const SymbolTable symbols = SymbolTable::build(p);
     for (const auto dir : { CallTree::Direction::TopDown, CallTree::Direction::BottomUp }) {
         const CallTree full = CallTree::build(p, symbols, 0, dir, nullptr, nullptr, 1);
@@ -461,6 +461,130 @@ void TestCallTree::previewKeepsTheWideNodes()
             }
         }
     }
+}
+
+/// 20000 random stacks over 900 locations of 300 functions, as randomFolded's, where every
+/// fourth location is an inline chain of two or three functions and every 50th has no
+/// function at all (an address): most stacks mix one-frame locations with chains.
+Profile randomMixedProfile()
+{
+    Profile p;
+    p.sampleTypes.push_back({ p.strings.intern("cpu"), p.strings.intern("nanoseconds") });
+    Mapping m;
+    m.start = 0x400000;
+    m.limit = 0x900000;
+    m.file = p.strings.intern("/usr/bin/mixed");
+    m.flags = Mapping::HasFunctions | Mapping::HasInlineFrames;
+    p.mappings.push_back(m);
+    for (int f = 0; f < 300; ++f) {
+        Function fn;
+        fn.name = p.strings.intern("g" + std::to_string(f));
+        fn.systemName = fn.name;
+        fn.file = p.strings.intern("mixed.cpp");
+        p.functions.push_back(fn);
+    }
+    uint64_t state = 777;
+    auto next = [&](uint64_t n) {
+        state = state * 6364136223846793005ull + 1442695040888963407ull;
+        return (state >> 33) % n;
+    };
+    for (uint32_t l = 0; l < 900; ++l) {
+        Location loc;
+        loc.mapping = MappingId(0u);
+        loc.address = 0x401000 + 16 * l;
+        loc.linesBegin = uint32_t(p.lines.size());
+        const uint32_t count = l % 50 == 49 ? 0 : l % 4 == 3 ? 2 + uint32_t(next(2)) : 1;
+        for (uint32_t k = 0; k < count; ++k)
+            p.lines.push_back(Line { FunctionId(uint32_t((l + 37 * k) % 300)), 1, 0 });
+        loc.lineCount = count;
+        p.locations.push_back(loc);
+    }
+    for (int s = 0; s < 20000; ++s) {
+        const int depth = 3 + int(next(30));
+        std::vector<LocationId> root; // root first
+        uint64_t l = next(4);
+        for (int d = 0; d < depth; ++d) {
+            root.push_back(LocationId(uint32_t(l)));
+            const uint64_t slot = next(16) < 10 ? 0 : next(6);
+            l = (l * 31 + slot * 7 + 1) % 900;
+        }
+        const std::vector<LocationId> leafFirst(root.rbegin(), root.rend());
+        const int64_t v[] = { int64_t(next(10)) }; // some 0
+        p.addSample(p.internStack(leafFirst), v);
+    }
+    p.finishBuilding();
+    p.updateFrameStatuses();
+    return p;
+}
+
+} // namespace
+
+void TestCallTree::previewKeepsTheWideNodes()
+{
+    bool ok = false;
+    const Profile p = profileFromFolded(randomFolded(), &ok);
+    QVERIFY(ok);
+    checkPreviews(p);
+}
+
+// Stacks of one-frame locations are read from the profile itself, the others from sequences
+// written out (see Item in calltree.cpp): a profile mixing both gives, in both directions and
+// on 1-3 threads, the tree counted here path by path from each sample's frames (inline chains
+// expanded), and a filtered tree the same on every thread count. Previews as above.
+void TestCallTree::mixedInlineStacks()
+{
+    const Profile p = randomMixedProfile();
+    const SymbolTable symbols = SymbolTable::build(p);
+    size_t chains = 0;
+    for (uint32_t l = 0; l < p.locations.size(); ++l)
+        chains += symbols.frames(LocationId(l)).size() > 1;
+    QVERIFY(chains > 100);
+    for (const auto dir : { CallTree::Direction::TopDown, CallTree::Direction::BottomUp }) {
+        std::map<std::vector<std::string>, std::pair<int64_t, int64_t>> byPath; // total, self
+        for (size_t i = 0; i < p.sampleStacks.size(); ++i) {
+            const int64_t v = p.sampleValues[i];
+            std::vector<std::string> frames; // leaf first
+            for (const LocationId loc : p.stack(p.sampleStacks[i]))
+                for (const SymbolId f : symbols.frames(loc))
+                    frames.push_back(symbols.displayName(f));
+            if (dir == CallTree::Direction::TopDown)
+                std::reverse(frames.begin(), frames.end());
+            std::vector<std::string> path;
+            for (const std::string& f : frames) {
+                path.push_back(f);
+                byPath[path].first += v;
+            }
+            byPath[path].second += v;
+        }
+        std::erase_if(byPath, [](const auto& e) { return e.second.first == 0 && e.second.second == 0; });
+        for (const unsigned threads : { 1u, 2u, 3u }) {
+            const CallTree tree = CallTree::build(p, symbols, 0, dir, nullptr, nullptr, threads);
+            QCOMPARE(tree.totalValue(), p.totalValue(0));
+            QCOMPARE(tree.size(), byPath.size() + 1);
+            for (uint32_t i = 1; i < tree.size(); ++i) {
+                std::vector<std::string> path;
+                for (const NodeId n : tree.pathTo(NodeId(i)))
+                    path.push_back(symbols.displayName(tree.node(n).symbol));
+                const auto it = byPath.find(path);
+                QVERIFY(it != byPath.end());
+                QCOMPARE(tree.node(NodeId(i)).total, it->second.first);
+                QCOMPARE(tree.node(NodeId(i)).self, it->second.second);
+            }
+        }
+        const std::vector<FilterRule> rules { FilterRule { FilterRule::Action::Hide, FilterRule::Target::Function, "g7" } };
+        const StackFilter hide = StackFilter::build(p, symbols, rules, false);
+        const CallTree one = CallTree::build(p, symbols, 0, dir, nullptr, &hide, 1);
+        QVERIFY(one.size() > 1000 && one.size() < byPath.size());
+        for (const unsigned threads : { 2u, 3u }) {
+            const CallTree many = CallTree::build(p, symbols, 0, dir, nullptr, &hide, threads);
+            QCOMPARE(many.size(), one.size());
+            for (uint32_t i = 0; i < one.size(); ++i) {
+                QCOMPARE(many.node(NodeId(i)).symbol, one.node(NodeId(i)).symbol);
+                QCOMPARE(many.node(NodeId(i)).total, one.node(NodeId(i)).total);
+            }
+        }
+    }
+    checkPreviews(p);
 }
 
 QTEST_GUILESS_MAIN(TestCallTree)
