@@ -66,7 +66,8 @@ int main(int argc, char** argv)
     const auto t0 = std::chrono::steady_clock::now();
     const double cpu0 = cpuMs();
     // A big profile's preview is painted as the window paints it, on the GUI thread (here the
-    // same thread, so the time of that paint counts toward the complete tree's time too).
+    // same thread, so the time of that paint counts toward the complete tree's time too), cut
+    // for the image's width as the window cuts it for the flame graph's.
     double previewMs = 0, previewCpuMs = 0;
     size_t previewNodes = 0;
     auto loaded = ui::loadSnapshot(argv[1], nullptr, 0, [&](std::shared_ptr<const ui::ProfileSnapshot> first) {
@@ -86,7 +87,7 @@ int main(int argc, char** argv)
             std::fflush(stdout);
             _exit(0); // the complete tree is not wanted: no waiting for it
         }
-    });
+    }, ui::previewPartsFor(image.width()));
     if (!loaded) {
         std::fprintf(stderr, "symflame-benchviewer: %s\n", loaded.error().toString().c_str());
         return 1;

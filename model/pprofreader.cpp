@@ -186,7 +186,12 @@ private:
 
 /// Maps the encoded bytes of a packed location_id field to the stack they decoded to, so that a
 /// stack seen before costs a hash and a memcmp of its bytes instead of decoding every frame.
-/// Entries point into the input (which outlives the reading): nothing is copied.
+/// Entries point into the input (which outlives the reading): nothing is copied. Entries are
+/// numbered in the order they were inserted.
+///
+/// Bytes in the shortest encoding of each id (canonical: what every writer produces) stand for
+/// one sequence of ids, and so of locations: stacks found by such bytes alone need no second
+/// look-up by their locations (see PprofDecoder::decodeSampleRange).
 class RawStackCache {
 public:
     explicit RawStackCache(const uint8_t* origin)
@@ -230,6 +235,13 @@ public:
             if (e.length == bytes.size() && std::memcmp(m_origin + e.offset, bytes.data(), bytes.size()) == 0)
                 return e.stack;
         }
+    }
+
+    size_t size() const { return m_entries.size(); }
+    /// The bytes of entry i.
+    std::span<const uint8_t> bytes(size_t i) const
+    {
+        return { m_origin + m_entries[i].offset, m_entries[i].length };
     }
 
     void insert(std::span<const uint8_t> bytes, uint32_t h, StackId stack)
@@ -688,8 +700,9 @@ private:
     // identity id mapping (what every known writer produces) as a plain range check.
     // stack is scratch space whose first depth entries are used; it only ever grows, so that
     // no sample pays for initialising it.
-    PackedResult appendPackedLocations(
-        std::span<const uint8_t> bytes, std::vector<LocationId>& stack, size_t& depth, uint64_t* badId) const
+    // *canonical becomes false when an id is not in its shortest encoding.
+    PackedResult appendPackedLocations(std::span<const uint8_t> bytes, std::vector<LocationId>& stack, size_t& depth,
+        uint64_t* badId, bool* canonical) const
     {
         if (stack.size() < depth + bytes.size()) // each id takes at least one byte
             stack.resize(std::max(stack.size() * 2, depth + bytes.size()));
@@ -705,15 +718,20 @@ private:
             uint64_t id;
             if (*q < 0x80) {
                 id = *q++;
-            } else if (q < safeEnd) {
-                q = protowire::readVarintUnchecked(q, id);
-                if (!q) {
+            } else {
+                const uint8_t* start = q;
+                if (q < safeEnd) {
+                    q = protowire::readVarintUnchecked(q, id);
+                    if (!q) {
+                        result = PackedResult::Malformed;
+                        break;
+                    }
+                } else if (protowire::readVarint(q, end, id) != protowire::VarintStatus::Ok) {
                     result = PackedResult::Malformed;
                     break;
                 }
-            } else if (protowire::readVarint(q, end, id) != protowire::VarintStatus::Ok) {
-                result = PackedResult::Malformed;
-                break;
+                if (size_t(q - start) != protowire::varintSize(id)) [[unlikely]]
+                    *canonical = false;
             }
             uint32_t row;
             if (identity) {
@@ -764,13 +782,18 @@ private:
         return Status::success();
     }
 
-    // Decodes one packed or unpacked location_id field into stack[depth...].
-    Status appendLocationField(
-        const Field& sf, const Field& f, size_t index, std::vector<LocationId>& stack, size_t& depth) const
+    // Decodes one packed or unpacked location_id field into stack[depth...]; *canonical becomes
+    // false when a packed id is not in its shortest encoding.
+    Status appendLocationField(const Field& sf, const Field& f, size_t index, std::vector<LocationId>& stack,
+        size_t& depth, bool* canonical = nullptr) const
     {
         if (sf.type == WireType::Len) {
             uint64_t badId = 0;
-            switch (appendPackedLocations(sf.bytes, stack, depth, &badId)) {
+            bool shortest = true;
+            const PackedResult packed = appendPackedLocations(sf.bytes, stack, depth, &badId, &shortest);
+            if (canonical)
+                *canonical = shortest;
+            switch (packed) {
             case PackedResult::Ok:
                 return Status::success();
             case PackedResult::UnknownId:
@@ -795,8 +818,14 @@ private:
     /// Decodes the sample fields in [begin, end) of the input (the first is sample number
     /// firstIndex, for messages) into p's samples, stacks and labels. Stops with a Cancelled
     /// error when stop is set; reports progress only when progress is given.
+    ///
+    /// rawStacks (empty at first) keeps the bytes of each packed location_id field met. While
+    /// rawOnly holds, every stack of p came from canonical bytes (RawStackCache), the i-th from
+    /// the cache's i-th entry: new bytes are then a new stack, appended without being looked
+    /// up by its locations. The first stack made another way (unpacked ids, several fields,
+    /// ids encoded longer than they need) ends that, and from then on stacks are interned.
     Status decodeSampleRange(Profile& p, size_t begin, size_t end, size_t firstIndex, size_t count,
-        const std::atomic<bool>& stop, Progress* progress) const
+        const std::atomic<bool>& stop, Progress* progress, RawStackCache& rawStacks, bool& rawOnly) const
     {
         const size_t nTypes = m_profile.sampleTypes.size();
         p.sampleStacks.reserve(count);
@@ -809,7 +838,6 @@ private:
 
         std::vector<LocationId> stack(256);
         std::vector<Label> sampleLabels;
-        RawStackCache rawStacks(m_origin);
         Decoder top(m_data.subspan(begin, end - begin), m_origin);
         Field f;
         Field sf;
@@ -881,16 +909,19 @@ private:
                     Field only = sf;
                     only.type = WireType::Len;
                     only.bytes = packedIds;
-                    if (Status st = appendLocationField(only, f, index, stack, depth); !st)
+                    bool canonical = true;
+                    if (Status st = appendLocationField(only, f, index, stack, depth, &canonical); !st)
                         return st;
                     if (p.stackLocations.size() + depth >= std::numeric_limits<uint32_t>::max())
                         return makeError(ErrorCode::TooLarge, "too many distinct stack frames (over 4 billion)");
-                    stackId = p.internStack({ stack.data(), depth });
+                    rawOnly = rawOnly && canonical;
+                    stackId = rawOnly ? p.appendNewStack({ stack.data(), depth }) : p.internStack({ stack.data(), depth });
                     rawStacks.insert(packedIds, hash, stackId);
                 }
             } else {
                 if (p.stackLocations.size() + depth >= std::numeric_limits<uint32_t>::max())
                     return makeError(ErrorCode::TooLarge, "too many distinct stack frames (over 4 billion)");
+                rawOnly = false;
                 stackId = p.internStack({ stack.data(), depth });
             }
             p.sampleStacks.push_back(stackId);
@@ -934,8 +965,11 @@ private:
             for (const SampleMark& m : m_sampleMarks)
                 if (!mid || std::abs(double(m.index) - double(m_sampleCount) / 2) < std::abs(double(mid->index) - double(m_sampleCount) / 2))
                     mid = &m;
+        RawStackCache firstRaw(m_origin);
+        bool firstRawOnly = true;
         if (!mid || mid->index == 0) {
-            Status st = decodeSampleRange(p, m_samplesBegin, m_samplesEnd, 0, m_sampleCount, stop, m_progress);
+            Status st = decodeSampleRange(
+                p, m_samplesBegin, m_samplesEnd, 0, m_sampleCount, stop, m_progress, firstRaw, firstRawOnly);
             if (st && m_progress)
                 m_progress->setProgress(m_sampleCount, m_sampleCount);
             return st;
@@ -944,10 +978,12 @@ private:
         p.stackLocations.reserve(std::min(m_samplesEnd - m_samplesBegin, size_t(1) << 28));
         p.stackBegin.reserve(m_sampleCount + 1);
         Profile second;
+        RawStackCache secondRaw(m_origin);
+        bool secondRawOnly = true;
         Status secondStatus = Status::success();
         const auto decodeSecond = [&] {
-            secondStatus = decodeSampleRange(
-                second, mid->offset, m_samplesEnd, mid->index, m_sampleCount - mid->index, stop, nullptr);
+            secondStatus = decodeSampleRange(second, mid->offset, m_samplesEnd, mid->index, m_sampleCount - mid->index,
+                stop, nullptr, secondRaw, secondRawOnly);
             if (!secondStatus)
                 stop.store(true);
         };
@@ -956,7 +992,8 @@ private:
             worker = std::thread(decodeSecond);
         } catch (const std::system_error&) {
         }
-        Status firstStatus = decodeSampleRange(p, m_samplesBegin, mid->offset, 0, mid->index, stop, m_progress);
+        Status firstStatus
+            = decodeSampleRange(p, m_samplesBegin, mid->offset, 0, mid->index, stop, m_progress, firstRaw, firstRawOnly);
         if (!firstStatus)
             stop.store(true);
         if (worker.joinable())
@@ -972,12 +1009,22 @@ private:
         if (m_progress && m_progress->isCancelled())
             return makeError(ErrorCode::Cancelled, "cancelled");
 
+        // When both halves made every stack from canonical bytes, the second's stack s (from its
+        // cache's entry s) is the first's stack with the same bytes, or new.
+        const bool byBytes = firstRawOnly && secondRawOnly && secondRaw.size() == second.stackCount();
         std::vector<StackId> idOf(second.stackCount());
         for (size_t s = 0; s < idOf.size(); ++s) {
             const auto locs = second.stack(StackId(s));
             if (p.stackLocations.size() + locs.size() >= std::numeric_limits<uint32_t>::max())
                 return makeError(ErrorCode::TooLarge, "too many distinct stack frames (over 4 billion)");
-            idOf[s] = p.internStack(locs);
+            if (byBytes) {
+                const auto bytes = secondRaw.bytes(s);
+                idOf[s] = firstRaw.find(bytes, RawStackCache::hash(bytes));
+                if (!idOf[s].valid())
+                    idOf[s] = p.appendNewStack(locs);
+            } else {
+                idOf[s] = p.internStack(locs);
+            }
         }
         const size_t firstCount = p.sampleStacks.size();
         p.sampleStacks.reserve(firstCount + second.sampleStacks.size());

@@ -112,6 +112,11 @@ StackId Profile::internStack(std::span<const LocationId> locs)
     return m_stackIndex.intern(*this, locs);
 }
 
+StackId Profile::appendNewStack(std::span<const LocationId> locs)
+{
+    return m_stackIndex.append(*this, locs);
+}
+
 void Profile::addSample(StackId stackId, std::span<const int64_t> vals)
 {
     sampleStacks.push_back(stackId);
@@ -218,6 +223,16 @@ StackId StackIndex::intern(Profile& p, std::span<const LocationId> locs)
     p.stackLocations.insert(p.stackLocations.end(), locs.begin(), locs.end());
     p.stackBegin.push_back(static_cast<uint32_t>(p.stackLocations.size()));
     insert(h32, id);
+    return StackId(id);
+}
+
+StackId StackIndex::append(Profile& p, std::span<const LocationId> locs)
+{
+    const auto id = static_cast<uint32_t>(p.stackCount());
+    p.stackLocations.insert(p.stackLocations.end(), locs.begin(), locs.end());
+    p.stackBegin.push_back(static_cast<uint32_t>(p.stackLocations.size()));
+    if (!m_slots.empty())
+        insert(hashStack(locs), id);
     return StackId(id);
 }
 

@@ -212,6 +212,9 @@ public:
     // --- building
     /// Adds a stack (leaf first), returning the id of an identical one if it exists.
     StackId internStack(std::span<const LocationId> locations);
+    /// Adds a stack that the caller knows is none of the profile's stacks yet (a reader that
+    /// tells stacks apart by their encoded bytes), without looking for it.
+    StackId appendNewStack(std::span<const LocationId> locations);
     /// Appends a sample; values must have sampleTypes.size() entries.
     void addSample(StackId stack, std::span<const int64_t> values);
     /// Drops the look-up tables used while building (internStack's index).

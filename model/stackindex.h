@@ -18,6 +18,9 @@ public:
     /// The id of the stack equal to locs in profile, appending it to the profile's stack arrays
     /// when it is new. Every stack of the profile must have been added through this index.
     StackId intern(Profile& profile, std::span<const LocationId> locs);
+    /// Appends locs, which is none of the profile's stacks, as a new stack; it is indexed only
+    /// when the table exists already (else intern indexes every stack when first called).
+    StackId append(Profile& profile, std::span<const LocationId> locs);
     /// Forgets the table (the profile's stacks stay).
     void clear();
 

@@ -1292,6 +1292,81 @@ private slots:
         }
         QCOMPARE(p.stackCount(), firstSeen.size());
 
+        // A half whose stacks are not all packed in the shortest encoding is merged by its
+        // stacks' locations, not their bytes: a few such samples before the others (in the
+        // first half) or after them (in the second), each the same stack as a sample written
+        // canonically, or a new stack written both ways.
+        const auto sampleField = [](const std::string& locationFields) {
+            const std::string body = locationFields + std::string("\x12\x02\x01\x00", 4); // value [1, 0]
+            std::string field;
+            google::protobuf::io::StringOutputStream out(&field);
+            google::protobuf::io::CodedOutputStream cos(&out);
+            cos.WriteTag((2 << 3) | 2);
+            cos.WriteVarint32(uint32_t(body.size()));
+            cos.WriteString(body);
+            cos.Trim();
+            return field;
+        };
+        // Location ids 1..40 are one byte; 0x80|id, 0x00 is the same id in two.
+        const auto padded = [](const std::vector<uint64_t>& ids) {
+            std::string packed;
+            for (const uint64_t id : ids)
+                packed += std::string { char(0x80 | id), '\0' };
+            return std::string("\x0a") + char(packed.size()) + packed;
+        };
+        const auto unpacked = [](const std::vector<uint64_t>& ids) {
+            std::string fields;
+            for (const uint64_t id : ids)
+                fields += std::string("\x08") + char(id);
+            return fields;
+        };
+        const auto canonical = [](const std::vector<uint64_t>& ids) {
+            std::string packed;
+            for (const uint64_t id : ids)
+                packed += char(id);
+            return std::string("\x0a") + char(packed.size()) + packed;
+        };
+        const auto idsOf = [&](int i) {
+            const auto& s = src.sample(i);
+            return std::vector<uint64_t>(s.location_id().begin(), s.location_id().end());
+        };
+        const std::vector<std::pair<std::string, std::vector<uint64_t>>> extra {
+            { padded({ 40, 39, 38 }), { 40, 39, 38 } },
+            { canonical({ 40, 39, 38 }), { 40, 39, 38 } },
+            { padded(idsOf(1)), idsOf(1) },
+            { unpacked(idsOf(2)), idsOf(2) },
+            { unpacked({ 38, 39, 40, 1 }), { 38, 39, 40, 1 } },
+            { canonical({ 38, 39, 40, 1 }), { 38, 39, 40, 1 } },
+        };
+        std::string extraBytes;
+        for (const auto& e : extra)
+            extraBytes += sampleField(e.first);
+        for (const bool before : { true, false }) {
+            const std::string mixed = before ? extraBytes + bytes : bytes + extraBytes;
+            auto m = readPprof(span(mixed));
+            QVERIFY2(m.ok(), describe(m).c_str());
+            QCOMPARE(m->sampleCount(), size_t(n) + extra.size());
+            std::vector<std::vector<uint64_t>> order; // every sample's ids, in file order
+            for (const auto& e : extra)
+                if (before)
+                    order.push_back(e.second);
+            for (int i = 0; i < n; ++i)
+                order.push_back(idsOf(i));
+            for (const auto& e : extra)
+                if (!before)
+                    order.push_back(e.second);
+            std::map<std::vector<uint64_t>, uint32_t> seen;
+            for (size_t i = 0; i < order.size(); ++i) {
+                const auto [it, inserted] = seen.emplace(order[i], uint32_t(seen.size()));
+                QCOMPARE(m->sampleStacks[i].value, it->second);
+                const auto stack = m->stack(m->sampleStacks[i]);
+                QCOMPARE(stack.size(), order[i].size());
+                for (size_t k = 0; k < stack.size(); ++k)
+                    QCOMPARE(m->locations[stack[k].index()].sourceId, order[i][k]);
+            }
+            QCOMPARE(m->stackCount(), seen.size());
+        }
+
         pb::Profile bad = src;
         bad.mutable_sample(250000)->add_location_id(99);
         const std::string badBytes = serialize(bad);

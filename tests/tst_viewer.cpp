@@ -37,6 +37,7 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
+#include <cmath>
 
 using namespace symflame;
 using namespace symflame::model;
@@ -668,6 +669,15 @@ private slots:
         QVERIFY(!finishedBeforePreview);
         const auto complete = window.flameGraph()->snapshot();
         QVERIFY(complete != preview);
+        // The cut: what is narrower than a device pixel of the flame graph's width (at least
+        // 1/1024, at most 1/8192 of the total).
+        QCOMPARE(ui::previewPartsFor(0), int64_t(1024));
+        QCOMPARE(ui::previewPartsFor(std::nan("")), int64_t(1024));
+        QCOMPARE(ui::previewPartsFor(1920), int64_t(1920));
+        QCOMPARE(ui::previewPartsFor(1920.5), int64_t(1921));
+        QCOMPARE(ui::previewPartsFor(30000), ui::kPreviewParts);
+        const double devicePixels = window.flameGraph()->parentWidget()->width() * window.devicePixelRatioF();
+        QCOMPARE(preview->tree->omittedBelow(), preview->tree->totalValue() / ui::previewPartsFor(devicePixels));
         QVERIFY(preview->tree->omittedBelow() > 0);
         QCOMPARE(complete->tree->omittedBelow(), int64_t(0));
         QCOMPARE(preview->tree->totalValue(), complete->tree->totalValue());

@@ -814,8 +814,11 @@ void MainWindow::openFile(const QString& path)
 {
     const QString absolute = QFileInfo(path).absoluteFilePath();
     const std::string native = QFile::encodeName(absolute).toStdString();
+    const int64_t parts = previewParts();
     startJob(absolute, tr("Loading %1").arg(QFileInfo(absolute).fileName()),
-        [native](Progress* progress, const PreviewSink& preview) { return loadSnapshot(native, progress, 0, preview); });
+        [native, parts](Progress* progress, const PreviewSink& preview) {
+            return loadSnapshot(native, progress, 0, preview, parts);
+        });
 }
 
 void MainWindow::chooseSampleType(int index)
@@ -834,10 +837,17 @@ void MainWindow::chooseProfile(int index)
         return;
     const std::string native = QFile::encodeName(m_path).toStdString();
     const auto profileIndex = static_cast<size_t>(index);
+    const int64_t parts = previewParts();
     startJob(m_path, tr("Loading profile %1").arg(index),
-        [native, profileIndex](Progress* progress, const PreviewSink& preview) {
-            return loadSnapshot(native, progress, profileIndex, preview);
+        [native, profileIndex, parts](Progress* progress, const PreviewSink& preview) {
+            return loadSnapshot(native, progress, profileIndex, preview, parts);
         });
+}
+
+int64_t MainWindow::previewParts() const
+{
+    // The flame graph fills the scroll area's width (before any zoom), in device pixels.
+    return previewPartsFor(m_scroll->viewport()->width() * m_scroll->devicePixelRatioF());
 }
 
 void MainWindow::startJob(const QString& path, const QString& what, Job job, bool keepView)

@@ -86,8 +86,8 @@ public:
 signals:
     /// A load or sample-type switch finished and its result is shown.
     void loadFinished(const QString& path);
-    /// A big profile's preview is shown (frames narrower than 1/kPreviewParts of the total left
-    /// out); loadFinished follows when the complete tree replaces it.
+    /// A big profile's preview is shown (frames narrower than a pixel of the flame graph left
+    /// out, see previewPartsFor); loadFinished follows when the complete tree replaces it.
     void previewShown(const QString& path);
     /// Background symbolization finished and its result is shown (resolved of locations).
     void symbolizationFinished(qulonglong resolved, qulonglong locations);
@@ -109,6 +109,8 @@ private:
     using Job = std::function<model::Result<std::shared_ptr<const ProfileSnapshot>>(model::Progress*, const PreviewSink&)>;
 
     void createMenus();
+    /// The preview cut for the flame graph at its present width (see previewPartsFor).
+    int64_t previewParts() const;
     /// keepView: the result replaces the shown snapshot keeping zoom and selection (live
     /// symbolization) and is announced by symbolizationFinished, not loadFinished.
     void startJob(const QString& path, const QString& what, Job job, bool keepView = false);

@@ -4,6 +4,7 @@
 #include "model/profileio.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace symflame::ui {
 
@@ -83,9 +84,17 @@ Result<std::shared_ptr<const CallTree>> buildTree(const Profile& profile, const 
 
 } // namespace
 
-Result<std::shared_ptr<const ProfileSnapshot>> makeSnapshot(std::shared_ptr<const Profile> profile,
-    size_t sampleType, std::string path, Progress* progress, const PreviewSink& preview)
+int64_t previewPartsFor(double devicePixels)
 {
+    if (!(devicePixels > 1024)) // NaN too
+        return 1024;
+    return devicePixels >= double(kPreviewParts) ? kPreviewParts : static_cast<int64_t>(std::ceil(devicePixels));
+}
+
+Result<std::shared_ptr<const ProfileSnapshot>> makeSnapshot(std::shared_ptr<const Profile> profile,
+    size_t sampleType, std::string path, Progress* progress, const PreviewSink& preview, int64_t previewParts)
+{
+    previewParts = std::clamp<int64_t>(previewParts, 1, kPreviewParts);
     auto snap = std::make_shared<ProfileSnapshot>();
     snap->path = std::move(path);
     snap->sampleType = profile->sampleTypes.empty() ? 0 : std::min(sampleType, profile->sampleTypes.size() - 1);
@@ -98,13 +107,13 @@ Result<std::shared_ptr<const ProfileSnapshot>> makeSnapshot(std::shared_ptr<cons
     }
     snap->view.sampleType = snap->sampleType;
     const int64_t total = profile->sampleTypes.empty() ? 0 : profile->totalValue(snap->sampleType);
-    if (preview && profile->stackLocations.size() >= kPreviewFromFrames && total >= kPreviewParts) {
+    if (preview && profile->stackLocations.size() >= kPreviewFromFrames && total >= previewParts) {
         StageProgress stage(progress, 800, 850);
         stage.setStage("building a first view");
         auto first = std::make_shared<ProfileSnapshot>(*snap);
         first->profile = profile;
         first->tree = std::make_shared<const CallTree>(CallTree::build(
-            *profile, *snap->symbols, snap->sampleType, snap->view.direction, nullptr, nullptr, 0, total / kPreviewParts));
+            *profile, *snap->symbols, snap->sampleType, snap->view.direction, nullptr, nullptr, 0, total / previewParts));
         if (stage.isCancelled())
             return cancelled(snap->path);
         preview(std::move(first));
@@ -118,7 +127,7 @@ Result<std::shared_ptr<const ProfileSnapshot>> makeSnapshot(std::shared_ptr<cons
 }
 
 Result<std::shared_ptr<const ProfileSnapshot>> loadSnapshot(
-    const std::string& path, Progress* progress, size_t profileIndex, const PreviewSink& preview)
+    const std::string& path, Progress* progress, size_t profileIndex, const PreviewSink& preview, int64_t previewParts)
 {
     std::shared_ptr<const Profile> profile;
     {
@@ -137,7 +146,7 @@ Result<std::shared_ptr<const ProfileSnapshot>> loadSnapshot(
         profile = std::make_shared<const Profile>(std::move(loaded).value());
     }
     const size_t type = profile->defaultSampleType;
-    return makeSnapshot(std::move(profile), type, path, progress, preview);
+    return makeSnapshot(std::move(profile), type, path, progress, preview, previewParts);
 }
 
 Result<std::shared_ptr<const ProfileSnapshot>> withSampleType(

@@ -45,14 +45,18 @@ struct ProfileSnapshot {
 };
 
 /// Receives a first snapshot of a big profile whose tree is a preview (CallTree::omittedBelow():
-/// the nodes narrower than 1/kPreviewParts of the total left out), made before the complete
+/// the nodes narrower than 1/previewParts of the total left out), made before the complete
 /// tree, so that a window can paint the flame graph while the rest is grown. Called on the
 /// thread that builds the snapshot.
 using PreviewSink = std::function<void(std::shared_ptr<const ProfileSnapshot>)>;
-/// The preview cut: nodes below 1/kPreviewParts of the total; at 8192 they are narrower than a
-/// device pixel on any screen the flame graph fills today, so the painted picture is the same
-/// except for slivers of merged narrow frames.
+/// The preview cut: nodes below 1/previewParts of the total. A window passes the flame graph's
+/// width in device pixels (previewPartsFor): the nodes left out are narrower than a pixel
+/// there, so the painted picture is the same as the complete tree's except for slivers of
+/// merged narrow frames. kPreviewParts, 8192, is wider than any screen the graph fills today.
 inline constexpr int64_t kPreviewParts = 8192;
+/// The cut for a flame graph devicePixels wide, from 1024 (a narrow window is widened soon
+/// enough) to kPreviewParts.
+int64_t previewPartsFor(double devicePixels);
 /// Profiles with fewer frames (over all distinct stacks) get no preview: their tree is quick.
 inline constexpr size_t kPreviewFromFrames = size_t(2) << 20;
 
@@ -60,12 +64,14 @@ inline constexpr size_t kPreviewFromFrames = size_t(2) << 20;
 /// Returns a Cancelled error when progress reports cancellation. With a preview sink, a big
 /// profile's preview snapshot goes there first.
 model::Result<std::shared_ptr<const ProfileSnapshot>> makeSnapshot(std::shared_ptr<const model::Profile> profile,
-    size_t sampleType, std::string path = {}, model::Progress* progress = nullptr, const PreviewSink& preview = {});
+    size_t sampleType, std::string path = {}, model::Progress* progress = nullptr, const PreviewSink& preview = {},
+    int64_t previewParts = kPreviewParts);
 
 /// Reads the file (its profile profileIndex, for files of several) and builds a snapshot for its
 /// default sample type (with a preview first, as makeSnapshot).
 model::Result<std::shared_ptr<const ProfileSnapshot>> loadSnapshot(const std::string& path,
-    model::Progress* progress = nullptr, size_t profileIndex = 0, const PreviewSink& preview = {});
+    model::Progress* progress = nullptr, size_t profileIndex = 0, const PreviewSink& preview = {},
+    int64_t previewParts = kPreviewParts);
 
 /// The same profile and symbols with the call tree of another sample type.
 model::Result<std::shared_ptr<const ProfileSnapshot>> withSampleType(
