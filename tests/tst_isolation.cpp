@@ -76,6 +76,16 @@ std::vector<uint64_t> addressesOf(const ElfFilePtr& elf, SymbolTable::Kind kind 
     return out;
 }
 
+/// addresses ten times over: a lookup that takes seconds, not a fraction of one, so that a test
+/// that stops it after a few hundred milliseconds finds it still running on a fast machine.
+std::vector<uint64_t> repeated(const std::vector<uint64_t>& addresses)
+{
+    std::vector<uint64_t> out;
+    for (int i = 0; i < 10; ++i)
+        out.insert(out.end(), addresses.begin(), addresses.end());
+    return out;
+}
+
 std::string describe(const SymbolizedAddresses& a, size_t i)
 {
     std::string s;
@@ -392,8 +402,8 @@ private slots:
         mo.isolation = isolateAll();
         auto engine = IsolatedModuleSymbolizer::open(located, mo);
         QVERIFY2(engine, engine ? "" : engine.error().toString().c_str());
-        const std::vector<uint64_t> addresses = addressesOf(*elf);
-        QVERIFY(addresses.size() > 10 * IsolatedModuleSymbolizer::kBatch);
+        const std::vector<uint64_t> addresses = repeated(addressesOf(*elf));
+        QVERIFY(addresses.size() > 100 * IsolatedModuleSymbolizer::kBatch);
         const pid_t pid = (*engine)->workerPid();
         SymbolizedAddresses out;
         model::Status st = model::Status::success();
@@ -423,7 +433,7 @@ private slots:
         auto engine = IsolatedModuleSymbolizer::open(located, mo);
         QVERIFY(engine);
         const pid_t pid = (*engine)->workerPid();
-        const std::vector<uint64_t> addresses = addressesOf(*elf);
+        const std::vector<uint64_t> addresses = repeated(addressesOf(*elf));
         std::atomic<bool> cancel { false };
         SymbolizedAddresses out;
         model::Status st = model::Status::success();
