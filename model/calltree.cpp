@@ -1,8 +1,8 @@
 // Symbols and call trees. Values are summed per distinct stack first; the tree is then built
 // one depth at a time from each stack's sequence of symbol name ranks (see CallTree::build),
 // which numbers the nodes breadth-first with children in name order, so that children (and
-// whole depths) are consecutive ids. A stack of one-frame locations is read in place through a
-// rank per location; others have their ranks written out. Big trees use several threads: the
+// whole depths) are consecutive ids. (A preview reads a stack of one-frame locations in place,
+// through a rank per location, instead of writing its ranks out.) Big trees use several threads: the
 // items are made per chunk of stacks, and below the first levels each thread grows the subtrees
 // of a range of nodes, the threads in step level by level so that each level's nodes go straight
 // to their place.
@@ -547,10 +547,11 @@ CallTree CallTree::build(const Profile& profile, const SymbolTable& symbols, siz
     const std::vector<int64_t> stackValue = profile.valuePerStack(sampleType);
 
     // 2. An item for each stack with a value. Ranks of each location's frames are looked up
-    // once, not once per stack. A stack whose locations have one frame each is read where it
-    // is (see Item); the others get their sequence of ranks in walk order (root first for
-    // top-down, leaf first for bottom-up) in seq, as does every stack when a filter rewrites
-    // them.
+    // once, not once per stack. Each stack gets its sequence of ranks in walk order (root first
+    // for top-down, leaf first for bottom-up) in seq; but a preview, which follows only part of
+    // the frames, reads a stack whose locations have one frame each where it is (see Item)
+    // rather than writing every stack out. (A complete tree visits every frame, and the rank
+    // looked up per frame then costs more than writing the sequences does.)
     std::vector<uint32_t> locRankBegin(profile.locations.size() + 1, 0);
     std::vector<uint32_t> locRanks;
     std::vector<uint32_t> singleRank(profile.locations.size(), kNone); // a one-frame location's rank
@@ -568,6 +569,7 @@ CallTree CallTree::build(const Profile& profile, const SymbolTable& symbols, siz
             allSingle = false;
     }
     const RankSource source { singleRank.data(), direction == Direction::TopDown ? -1 : 1 };
+    const bool inPlace = minTotal > 0 && !filter;
 
     // Stacks are cut into consecutive chunks, one per thread, each with its own part of seq;
     // the items are then put back to back in stack order, as one thread would have made them.
@@ -594,7 +596,7 @@ CallTree CallTree::build(const Profile& profile, const SymbolTable& symbols, siz
     const bool cancelledEarly = !runOnThreads(nThreads, progress, stop, [&](unsigned g) {
         Chunk& c = chunks[g];
         std::vector<uint32_t>& seq = c.seq;
-        if (filter || !allSingle)
+        if (!inPlace || !allSingle)
             seq.reserve((profile.stackBegin[c.to] - profile.stackBegin[c.from]) * 9 / 8);
         constexpr size_t kCheckEvery = 1u << 15;
         for (size_t s = c.from; s < c.to; ++s) {
@@ -608,7 +610,7 @@ CallTree CallTree::build(const Profile& profile, const SymbolTable& symbols, siz
                 continue;
             c.rootTotal += v;
             const auto locs = profile.stack(StackId(s));
-            if (!filter
+            if (inPlace
                 && (allSingle || std::all_of(locs.begin(), locs.end(), [&](LocationId l) { return singleRank[l.index()] != kNone; }))) {
                 if (locs.empty()) {
                     c.rootSelf += v;

@@ -527,10 +527,11 @@ void TestCallTree::previewKeepsTheWideNodes()
     checkPreviews(p);
 }
 
-// Stacks of one-frame locations are read from the profile itself, the others from sequences
-// written out (see Item in calltree.cpp): a profile mixing both gives, in both directions and
-// on 1-3 threads, the tree counted here path by path from each sample's frames (inline chains
-// expanded), and a filtered tree the same on every thread count. Previews as above.
+// A profile mixing one-frame locations and inline chains gives, in both directions and on 1-3
+// threads, the tree counted here path by path from each sample's frames (inline chains
+// expanded), and a filtered tree the same on every thread count. Its previews, which read
+// stacks of one-frame locations from the profile itself and the others from sequences written
+// out (see Item in calltree.cpp), hold the complete tree's wide nodes as above.
 void TestCallTree::mixedInlineStacks()
 {
     const Profile p = randomMixedProfile();
