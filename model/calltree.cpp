@@ -598,6 +598,8 @@ CallTree CallTree::build(const Profile& profile, const SymbolTable& symbols, siz
         std::vector<uint32_t>& seq = c.seq;
         if (!inPlace || !allSingle)
             seq.reserve((profile.stackBegin[c.to] - profile.stackBegin[c.from]) * 9 / 8);
+        c.items.reserve(c.to - c.from);
+        c.value.reserve(c.to - c.from);
         constexpr size_t kCheckEvery = 1u << 15;
         for (size_t s = c.from; s < c.to; ++s) {
             if ((s - c.from) % kCheckEvery == 0 && s > c.from) {
