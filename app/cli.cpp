@@ -103,7 +103,7 @@ const char* usageText()
            "  --width W          image width in pixels (render; default 1600)\n"
            "  --color-by C       render: color frames by name (default), binary, status or type\n"
            "  --search RE        render: highlight the frames whose function, file or binary\n"
-           "                     matches the regular expression RE, dim the rest\n"
+           "                     matches the regular expression RE (RE2 syntax), dim the rest\n"
            "  --focus FUNC       render: only the stacks through function FUNC\n"
            "  --height H         image height in pixels (render; default: tall enough for all rows)\n"
            "  -h, --help         this text\n"

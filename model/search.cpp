@@ -3,8 +3,10 @@
 // outermost matching frame of each path.
 #include "model/search.h"
 
+#include <re2/re2.h>
+
 #include <algorithm>
-#include <regex>
+#include <memory>
 
 namespace symflame::model {
 
@@ -26,11 +28,10 @@ bool containsText(std::string_view haystack, std::string_view needle, bool caseS
     return it != haystack.end();
 }
 
-// libstdc++'s std::regex matches by recursion, about one stack frame per character of the text:
-// a function name of some 30 000 characters (a profile may hold any) overflowed the stack with
-// "a.*z", and fewer with alternations. Regular expressions see at most this much of each text,
-// which 8 MB of stack takes with every pattern tried; names are rarely longer.
-constexpr size_t kRegexTextLimit = 2048;
+// RE2 rather than std::regex: libstdc++'s std::regex backtracks, by recursion, so that a pattern
+// such as "(.*.*)*z" took minutes over a big profile's names (the viewer searches as one types)
+// and a name of some 30 000 characters overflowed the stack. RE2 runs in time linear in the
+// text and in bounded memory, and its syntax is the one pprof's -focus and friends take.
 
 } // namespace
 
@@ -39,40 +40,29 @@ Result<std::vector<uint8_t>> matchSymbols(const Profile& profile, const SymbolTa
     std::vector<uint8_t> out(symbols.size(), 0);
     if (query.pattern.empty())
         return out;
-    std::regex re;
+    std::unique_ptr<const re2::RE2> re;
     if (query.regex) {
-        // std::regex reports a bad pattern by throwing; it does not leave this function.
-        try {
-            auto flags = std::regex::ECMAScript | std::regex::optimize;
-            if (!query.caseSensitive)
-                flags |= std::regex::icase;
-            re = std::regex(query.pattern, flags);
-        } catch (const std::regex_error& e) {
-            return makeError(ErrorCode::Usage, "invalid regular expression '" + query.pattern + "': " + e.what());
-        }
+        re2::RE2::Options options;
+        options.set_case_sensitive(query.caseSensitive);
+        options.set_log_errors(false); // the error goes back to the caller, not to stderr
+        re = std::make_unique<const re2::RE2>(query.pattern, options);
+        if (!re->ok())
+            return makeError(ErrorCode::Usage, "invalid regular expression '" + query.pattern + "': " + re->error());
     }
     const auto matches = [&](std::string_view text) {
         if (text.empty())
             return false;
-        if (query.regex) {
-            text = text.substr(0, kRegexTextLimit);
-            return std::regex_search(text.begin(), text.end(), re);
-        }
+        if (re)
+            return re2::RE2::PartialMatch(re2::StringPiece(text.data(), text.size()), *re);
         return containsText(text, query.pattern, query.caseSensitive);
     };
-    // Matching may throw too (the standard allows regex_error with error_complexity or
-    // error_stack from regex_search): an error value, never an escaping exception.
-    try {
-        for (size_t i = 0; i < symbols.size(); ++i) {
-            const SymbolId id(i);
-            const Symbol& sym = symbols.symbol(id);
-            const std::string_view binary = sym.mapping.valid() && sym.mapping.index() < profile.mappings.size()
-                ? profile.str(profile.mappings[sym.mapping.index()].file)
-                : std::string_view();
-            out[i] = matches(symbols.displayName(id)) || matches(profile.str(sym.file)) || matches(binary);
-        }
-    } catch (const std::regex_error& e) {
-        return makeError(ErrorCode::Usage, "regular expression '" + query.pattern + "' cannot be matched: " + e.what());
+    for (size_t i = 0; i < symbols.size(); ++i) {
+        const SymbolId id(i);
+        const Symbol& sym = symbols.symbol(id);
+        const std::string_view binary = sym.mapping.valid() && sym.mapping.index() < profile.mappings.size()
+            ? profile.str(profile.mappings[sym.mapping.index()].file)
+            : std::string_view();
+        out[i] = matches(symbols.displayName(id)) || matches(profile.str(sym.file)) || matches(binary);
     }
     return out;
 }

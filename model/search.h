@@ -15,14 +15,14 @@ namespace symflame::model {
 
 struct SearchQuery {
     std::string pattern;
-    bool regex = false;         ///< ECMAScript regular expression; else a plain substring
+    bool regex = false;         ///< regular expression (RE2 syntax, as pprof's); else a plain substring
     bool caseSensitive = false;
 };
 
 /// Per symbol id, 1 when the function name, the file or the binary's path matches. An empty
-/// pattern matches nothing; a bad regular expression (or one whose matching throws) is a Usage
-/// error naming it. A regular expression sees the first 2048 bytes of each text only
-/// (std::regex recurses once per character: longer texts could overflow the stack).
+/// pattern matches nothing; a bad regular expression is a Usage error naming it. Regular
+/// expressions are matched by RE2, in time linear in the text whatever the pattern (no
+/// backtracking, no recursion), over the whole of every text.
 Result<std::vector<uint8_t>> matchSymbols(const Profile& profile, const SymbolTable& symbols, const SearchQuery& query);
 
 struct SearchStats {

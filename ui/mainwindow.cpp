@@ -331,6 +331,7 @@ void MainWindow::createSearchBar()
     m_searchEdit->setPlaceholderText(tr("Search functions, files and binaries (Enter: next match)"));
     m_searchEdit->setClearButtonEnabled(true);
     m_searchRegex = new QCheckBox(tr("Regular expression"));
+    m_searchRegex->setToolTip(tr("RE2 syntax, as pprof's -focus (no backreferences or lookaround); matched in time linear in each name"));
     m_searchResult = new QLabel;
     m_searchResult->setMinimumWidth(m_searchResult->fontMetrics().horizontalAdvance(QStringLiteral("0000000 frames, 100.00% of samples")));
     m_searchEdit->setMaximumWidth(520);
