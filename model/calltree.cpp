@@ -22,6 +22,7 @@
 #include <mutex>
 #include <system_error>
 #include <thread>
+#include <span>
 #include <unordered_map>
 
 namespace symflame::model {
@@ -186,6 +187,9 @@ namespace {
 /// The other stacks (inline chains, or a filter that rewrote them) have their ranks written
 /// out in walk order in a sequence of their own, seq.
 struct Item {
+    /// Leaves the fields unset: arrays of items are made to be written over (next, the first
+    /// level), not zeroed first. Whoever makes an item sets every field.
+    Item() {}
     uint32_t node;
     uint32_t left; ///< frames after the current one
     union {
@@ -257,6 +261,12 @@ struct LevelGrower {
     std::vector<uint32_t> depthStart; ///< index in local of each depth's first node, from firstDepth on
     uint32_t firstDepth = 0;
     std::vector<Item> level, next;
+    /// The items of the first level to grow from, when they are another array's (the shared
+    /// first level): read from there by the first step instead of being copied into level.
+    std::span<const Item> pending;
+    /// The items step reads: pending, else level.
+    std::span<const Item> in;
+    bool hasItems() const { return !level.empty() || !pending.empty(); }
     std::vector<uint64_t> keys;
     /// A preview's cut (CallTree::build's minTotal): a group of items whose values sum to less
     /// makes no node and goes no deeper. 0 keeps everything.
@@ -301,7 +311,7 @@ struct LevelGrower {
     std::vector<RankSlot> perRank; ///< by rank; all default between runs
     std::vector<uint32_t> touched; ///< ranks met in the run being split
 
-    /// Makes the children of parent from the run of n items at level[i...], which are not in
+    /// Makes the children of parent from the run of n items at in[i...], which are not in
     /// rank order: a pass counts each rank's items and sums their values (the ranks of one run
     /// are few, so their slots stay in the cache), the ranks met are sorted, and a second pass
     /// copies each item that goes on straight to its place in next. This reads the run twice
@@ -313,7 +323,7 @@ struct LevelGrower {
             perRank.resize(rankCount);
         touched.clear();
         for (size_t k = 0; k < n; ++k) {
-            const Item& it = level[i + k];
+            const Item& it = in[i + k];
             RankSlot& slot = perRank[it.rank()];
             if (!slot.touched) {
                 slot.touched = true;
@@ -351,8 +361,8 @@ struct LevelGrower {
         constexpr size_t kPrefetch = 64;
         for (size_t k = 0; k < n; ++k) {
             if (k + kPrefetch < n)
-                prefetchNextWindow(level[i + k + kPrefetch], source);
-            const Item& it = level[i + k];
+                prefetchNextWindow(in[i + k + kPrefetch], source);
+            const Item& it = in[i + k];
             if (it.left == 0)
                 continue;
             RankSlot& slot = perRank[it.rank()];
@@ -377,16 +387,17 @@ struct LevelGrower {
             firstDepth = depth;
         depthStart.push_back(static_cast<uint32_t>(local.size()));
         next.clear();
+        in = pending.empty() ? std::span<const Item>(level) : pending;
         constexpr size_t kPrefetch = 64;
-        for (size_t i = 0; i < level.size();) {
+        for (size_t i = 0; i < in.size();) {
             // The run of items at one node, visited in rank order. Near the root most of a run
             // goes on to the same child, so the run is checked as it is found; else (rank,
             // index) keys are sorted rather than the wide items.
-            const uint32_t parent = level[i].node;
+            const uint32_t parent = in[i].node;
             size_t j = i + 1;
             bool sorted = true;
-            for (uint32_t prev = level[i].rank(); j < level.size() && level[j].node == parent; ++j) {
-                const uint32_t r = level[j].rank();
+            for (uint32_t prev = in[i].rank(); j < in.size() && in[j].node == parent; ++j) {
+                const uint32_t r = in[j].rank();
                 sorted = sorted && prev <= r;
                 prev = r;
             }
@@ -399,7 +410,7 @@ struct LevelGrower {
             if (!sorted) {
                 keys.resize(runLength);
                 for (size_t k = 0; k < runLength; ++k)
-                    keys[k] = (uint64_t(level[i + k].rank()) << 32) | k;
+                    keys[k] = (uint64_t(in[i + k].rank()) << 32) | k;
                 if (runLength <= 16) {
                     for (size_t a = 1; a < runLength; ++a)
                         for (size_t b = a; b > 0 && keys[b] < keys[b - 1]; --b)
@@ -411,7 +422,7 @@ struct LevelGrower {
                 }
             }
             const auto itemAt
-                = [&](size_t r) -> const Item& { return level[i + (sorted ? r : size_t(keys[r] & 0xffffffffu))]; };
+                = [&](size_t r) -> const Item& { return in[i + (sorted ? r : size_t(keys[r] & 0xffffffffu))]; };
             const auto firstChild = static_cast<uint32_t>(base + local.size());
             uint32_t previousRank = 0;
             // Preview: the end (exclusive) of the current group of equal ranks, when it is kept.
@@ -437,8 +448,8 @@ struct LevelGrower {
                     previousRank = groupRank;
                 }
                 // Ahead in storage order, across runs: most runs deep in a tree are one item.
-                if (i + r + kPrefetch < level.size())
-                    prefetchNextWindow(level[i + r + kPrefetch], source);
+                if (i + r + kPrefetch < in.size())
+                    prefetchNextWindow(in[i + r + kPrefetch], source);
                 const Item& it = itemAt(r);
                 const uint32_t rank = it.rank();
                 if (minTotal == 0 && (r == 0 || rank != previousRank)) {
@@ -462,7 +473,9 @@ struct LevelGrower {
             p.childCount = static_cast<uint32_t>(base + local.size()) - firstChild;
             i = j;
         }
-        const size_t visited = level.size();
+        const size_t visited = in.size();
+        pending = {};
+        in = {};
         level.swap(next);
         return visited;
     }
@@ -571,26 +584,37 @@ CallTree CallTree::build(const Profile& profile, const SymbolTable& symbols, siz
     const RankSource source { singleRank.data(), direction == Direction::TopDown ? -1 : 1 };
     const bool inPlace = minTotal > 0 && !filter;
 
-    // Stacks are cut into consecutive chunks, one per thread, each with its own part of seq;
-    // the items are then put back to back in stack order, as one thread would have made them.
+    // Stacks are cut into consecutive chunks, one per thread, each with its own part of seq.
+    // Each chunk writes its items (and their stacks' values) straight into the first level, from
+    // where its stacks with a value begin, so that they lie in stack order as one thread would
+    // have made them; the few places left empty (stacks that end up with no frame) are closed up
+    // afterwards.
     const unsigned nThreads = threadsFor(profile.stackLocations.size(), threads);
     struct Chunk {
         size_t from = 0, to = 0; ///< stacks
+        size_t first = 0; ///< its first item's place in the first level
+        size_t count = 0; ///< items made
         std::vector<uint32_t> seq;
-        std::vector<Item> items; ///< into this chunk's seq (see below) or the profile, and value
-        std::vector<int64_t> value;
         size_t frames = 0;
         int64_t rootSelf = 0, rootTotal = 0;
     };
     std::vector<Chunk> chunks(nThreads);
+    size_t itemRoom = 0;
     for (unsigned g = 0; g < nThreads; ++g) {
         // By frames, so that each chunk has about the same work.
         const uint64_t goal = uint64_t(profile.stackLocations.size()) * (g + 1) / nThreads;
-        chunks[g].from = g == 0 ? 0 : chunks[g - 1].to;
-        chunks[g].to = g + 1 == nThreads ? nStacks
-            : size_t(std::lower_bound(profile.stackBegin.begin() + chunks[g].from, profile.stackBegin.end() - 1, goal)
+        Chunk& c = chunks[g];
+        c.from = g == 0 ? 0 : chunks[g - 1].to;
+        c.to = g + 1 == nThreads ? nStacks
+            : size_t(std::lower_bound(profile.stackBegin.begin() + c.from, profile.stackBegin.end() - 1, goal)
                 - profile.stackBegin.begin());
+        c.first = itemRoom;
+        itemRoom += size_t(std::count_if(
+            stackValue.begin() + ptrdiff_t(c.from), stackValue.begin() + ptrdiff_t(c.to), [](int64_t v) { return v != 0; }));
     }
+    LevelGrower top; // the levels before the work is split, and all of them on one thread
+    std::vector<int64_t> value(itemRoom); // per item's stack
+    top.level.resize(itemRoom); // not zeroed (see Item): each chunk writes its part
     std::atomic<bool> stop { false };
     std::atomic<size_t> stacksDone { 0 };
     const bool cancelledEarly = !runOnThreads(nThreads, progress, stop, [&](unsigned g) {
@@ -598,8 +622,16 @@ CallTree CallTree::build(const Profile& profile, const SymbolTable& symbols, siz
         std::vector<uint32_t>& seq = c.seq;
         if (!inPlace || !allSingle)
             seq.reserve((profile.stackBegin[c.to] - profile.stackBegin[c.from]) * 9 / 8);
-        c.items.reserve(c.to - c.from);
-        c.value.reserve(c.to - c.from);
+        Item* items = top.level.data() + c.first;
+        int64_t* values = value.data() + c.first;
+        const auto add = [&](Item& it, int64_t v) {
+            it.stack = static_cast<uint32_t>(c.first + c.count);
+            it.off = 0;
+            std::fill(std::begin(it.window), std::end(it.window), 0u);
+            items[c.count] = it;
+            values[c.count] = v;
+            ++c.count;
+        };
         constexpr size_t kCheckEvery = 1u << 15;
         for (size_t s = c.from; s < c.to; ++s) {
             if ((s - c.from) % kCheckEvery == 0 && s > c.from) {
@@ -618,14 +650,13 @@ CallTree CallTree::build(const Profile& profile, const SymbolTable& symbols, siz
                     c.rootSelf += v;
                     continue;
                 }
-                Item it {};
+                Item it;
                 it.node = 0;
                 it.left = static_cast<uint32_t>(locs.size() - 1);
                 it.at.loc = direction == Direction::TopDown ? &locs.back() : &locs.front();
-                it.stack = static_cast<uint32_t>(c.value.size());
-                fillWindow(it, source);
-                c.items.push_back(it);
-                c.value.push_back(v);
+                it.inSeq = 0;
+                add(it, v);
+                fillWindow(items[c.count - 1], source);
                 c.frames += locs.size();
                 continue;
             }
@@ -658,63 +689,50 @@ CallTree CallTree::build(const Profile& profile, const SymbolTable& symbols, siz
             }
             // seq may still move: node holds the offset (items start at the root, node 0) until
             // the chunk is complete.
-            Item it {};
+            Item it;
             it.node = static_cast<uint32_t>(begin);
             it.left = static_cast<uint32_t>(seq.size() - begin - 1);
-            it.at.seq = seq.data() + begin;
-            it.stack = static_cast<uint32_t>(c.value.size());
+            it.at.seq = nullptr; // set below, once seq is complete
             it.inSeq = 1;
-            fillWindow(it, source);
-            c.items.push_back(it);
-            c.value.push_back(v);
+            add(it, v);
             c.frames += seq.size() - begin;
+        }
+        // seq is complete: items of written-out stacks point into it, and start at the root.
+        for (size_t k = 0; k < c.count; ++k) {
+            Item& it = items[k];
+            if (it.inSeq) {
+                it.at.seq = seq.data() + it.node;
+                it.node = 0;
+                fillWindow(it, source);
+            }
         }
     }, [&] { progress->setProgress(stacksDone.load(std::memory_order_relaxed), 2 * nStacks); });
     if (cancelledEarly || cancelled())
         return tree; // the root alone, total 0
     std::vector<uint32_t>().swap(locRanks);
 
-    // The chunks' items in stack order, pointing into the chunks' seq (kept until the end).
-    LevelGrower top; // the levels before the work is split, and all of them on one thread
-    std::vector<int64_t> value; // per item's stack
+    // The chunks' items back to back (they point into the chunks' seq, kept until the end).
     int64_t rootSelf = 0, rootTotal = 0;
     size_t itemsTotal = 0;
     {
         size_t itemCount = 0;
-        std::vector<size_t> itemAt(nThreads);
         for (unsigned g = 0; g < nThreads; ++g) {
-            itemAt[g] = itemCount;
-            itemCount += chunks[g].items.size();
-            itemsTotal += chunks[g].frames;
-            rootSelf += chunks[g].rootSelf;
-            rootTotal += chunks[g].rootTotal;
-        }
-        const auto place = [&](unsigned g) {
             Chunk& c = chunks[g];
-            for (size_t i = 0; i < c.items.size(); ++i) {
-                Item& it = c.items[i];
-                if (it.inSeq) {
-                    it.at.seq = c.seq.data() + it.node;
-                    it.node = 0;
-                }
-                it.stack += static_cast<uint32_t>(itemAt[g]);
+            if (c.first != itemCount) { // places left empty before: close up
+                std::copy(top.level.begin() + ptrdiff_t(c.first), top.level.begin() + ptrdiff_t(c.first + c.count),
+                    top.level.begin() + ptrdiff_t(itemCount));
+                std::copy(value.begin() + ptrdiff_t(c.first), value.begin() + ptrdiff_t(c.first + c.count),
+                    value.begin() + ptrdiff_t(itemCount));
+                for (size_t k = 0; k < c.count; ++k)
+                    top.level[itemCount + k].stack = static_cast<uint32_t>(itemCount + k);
             }
-            if (nThreads > 1) {
-                std::copy(c.items.begin(), c.items.end(), top.level.begin() + itemAt[g]);
-                std::copy(c.value.begin(), c.value.end(), value.begin() + itemAt[g]);
-                std::vector<Item>().swap(c.items);
-                std::vector<int64_t>().swap(c.value);
-            }
-        };
-        if (nThreads == 1) {
-            place(0);
-            top.level = std::move(chunks[0].items);
-            value = std::move(chunks[0].value);
-        } else {
-            top.level.resize(itemCount);
-            value.resize(itemCount);
-            runOnThreads(nThreads, nullptr, stop, place, [] {});
+            itemCount += c.count;
+            itemsTotal += c.frames;
+            rootSelf += c.rootSelf;
+            rootTotal += c.rootTotal;
         }
+        top.level.resize(itemCount);
+        value.resize(itemCount);
     }
 
     // 3. Level by level. `level` is sorted by the node each stack has reached; those nodes are
@@ -793,11 +811,11 @@ CallTree CallTree::build(const Profile& profile, const SymbolTable& symbols, siz
             grower.rankBits = rankBits;
             grower.rankCount = static_cast<uint32_t>(symbols.size());
             grower.minTotal = minTotal;
-            grower.level.assign(items.begin() + from, items.begin() + to);
-            grower.next.reserve(grower.level.size());
+            // Its first step reads its items where they are; top.level is kept until the end.
+            grower.pending = std::span<const Item>(items).subspan(from, to - from);
+            grower.next.reserve(to - from);
             from = to;
         }
-        std::vector<Item>().swap(top.level);
         std::vector<Item>().swap(top.next);
 
         std::atomic<size_t> doneItems { itemsDone };
@@ -813,7 +831,7 @@ CallTree CallTree::build(const Profile& profile, const SymbolTable& symbols, siz
             for (unsigned g = 0; g < nThreads; ++g) {
                 offset[g] = static_cast<uint32_t>(cursor);
                 cursor += growers[g].local.size();
-                more = more || !growers[g].level.empty();
+                more = more || growers[g].hasItems();
             }
             nodes.resize(cursor);
             finished.store(!more || stop.load(std::memory_order_relaxed));
@@ -827,7 +845,7 @@ CallTree CallTree::build(const Profile& profile, const SymbolTable& symbols, siz
             LevelGrower& g = growers[t];
             for (;;) {
                 g.local.clear();
-                if (!g.level.empty() && !stop.load(std::memory_order_relaxed))
+                if (g.hasItems() && !stop.load(std::memory_order_relaxed))
                     doneItems.fetch_add(g.step(levelDepth), std::memory_order_relaxed);
                 made.arrive_and_wait();
                 // Ids the step gave (base + index in local) become offset + index.
@@ -888,9 +906,10 @@ CallTree CallTree::build(const Profile& profile, const SymbolTable& symbols, siz
         } else {
             for (std::thread& th : threads)
                 th.join();
+            // No grower has taken a step: their items are still all of top.level's.
             LevelGrower& one = growers[0];
-            for (unsigned t = 1; t < nThreads; ++t)
-                one.level.insert(one.level.end(), growers[t].level.begin(), growers[t].level.end());
+            one.pending = {};
+            one.level.assign(items.begin(), items.end());
             one.base = static_cast<uint32_t>(nodes.size());
             for (uint32_t d = depth; !one.level.empty() && !cancelled(); ++d) {
                 one.local.clear();
@@ -905,6 +924,7 @@ CallTree CallTree::build(const Profile& profile, const SymbolTable& symbols, siz
             tree.m_nodes.assign(1, CallTreeNode {});
             return tree;
         }
+        std::vector<Item>().swap(top.level);
     }
 
     // Totals (children come after their parents, so one backward pass), symbols from ranks,

@@ -572,16 +572,31 @@ void TestCallTree::mixedInlineStacks()
                 QCOMPARE(tree.node(NodeId(i)).self, it->second.second);
             }
         }
-        const std::vector<FilterRule> rules { FilterRule { FilterRule::Action::Hide, FilterRule::Target::Function, "g7" } };
-        const StackFilter hide = StackFilter::build(p, symbols, rules, false);
-        const CallTree one = CallTree::build(p, symbols, 0, dir, nullptr, &hide, 1);
-        QVERIFY(one.size() > 1000 && one.size() < byPath.size());
-        for (const unsigned threads : { 2u, 3u }) {
-            const CallTree many = CallTree::build(p, symbols, 0, dir, nullptr, &hide, threads);
-            QCOMPARE(many.size(), one.size());
-            for (uint32_t i = 0; i < one.size(); ++i) {
-                QCOMPARE(many.node(NodeId(i)).symbol, one.node(NodeId(i)).symbol);
-                QCOMPARE(many.node(NodeId(i)).total, one.node(NodeId(i)).total);
+        // Filtered: frames of g7 hidden, or the stacks through g7 dropped (which leaves places
+        // in the first level to close up when the stacks are shared out among threads).
+        int64_t withoutG7 = 0;
+        for (size_t i = 0; i < p.sampleStacks.size(); ++i) {
+            bool through = false;
+            for (const LocationId loc : p.stack(p.sampleStacks[i]))
+                for (const SymbolId f : symbols.frames(loc))
+                    through = through || symbols.displayName(f) == "g7";
+            withoutG7 += through ? 0 : p.sampleValues[i];
+        }
+        QVERIFY(withoutG7 > 0 && withoutG7 < p.totalValue(0));
+        for (const auto action : { FilterRule::Action::Hide, FilterRule::Action::Ignore }) {
+            const std::vector<FilterRule> rules { FilterRule { action, FilterRule::Target::Function, "g7" } };
+            const StackFilter filter = StackFilter::build(p, symbols, rules, false);
+            const CallTree one = CallTree::build(p, symbols, 0, dir, nullptr, &filter, 1);
+            QVERIFY(one.size() > 1000 && one.size() < byPath.size());
+            QCOMPARE(one.totalValue(), action == FilterRule::Action::Hide ? p.totalValue(0) : withoutG7);
+            for (const unsigned threads : { 2u, 3u }) {
+                const CallTree many = CallTree::build(p, symbols, 0, dir, nullptr, &filter, threads);
+                QCOMPARE(many.size(), one.size());
+                for (uint32_t i = 0; i < one.size(); ++i) {
+                    QCOMPARE(many.node(NodeId(i)).symbol, one.node(NodeId(i)).symbol);
+                    QCOMPARE(many.node(NodeId(i)).total, one.node(NodeId(i)).total);
+                    QCOMPARE(many.node(NodeId(i)).self, one.node(NodeId(i)).self);
+                }
             }
         }
     }
