@@ -17,6 +17,12 @@ Result<std::vector<uint8_t>> readWholeFile(const std::string& path, uint64_t max
 /// Writes data to path atomically: the file either keeps its old content or has the new one.
 Status writeFileAtomically(const std::string& path, std::span<const uint8_t> data);
 
+/// Makes room for n bytes in buffer (its size becomes n, its bytes unspecified until written)
+/// with the pages of big buffers mapped in one go: the kernel maps a range in about half the
+/// time it takes page by page as a first write touches each (Linux 5.14's
+/// MADV_POPULATE_WRITE; elsewhere the pages are mapped as usual when written).
+void resizeForWriting(std::vector<uint8_t>& buffer, size_t n);
+
 /// The directory part of path: "/a/b" -> "/a", "/a" -> "/", "a" -> ".".
 std::string directoryOf(const std::string& path);
 

@@ -4,6 +4,8 @@
 // (about three times faster); anything else, and every error, goes the zlib way.
 #include "model/gzip.h"
 
+#include "model/fileio.h"
+
 #include <libdeflate.h>
 #include <zlib.h>
 
@@ -83,7 +85,7 @@ std::optional<std::vector<uint8_t>> gunzipWhole(std::span<const uint8_t> data, c
         return std::nullopt;
     std::vector<uint8_t> out;
     try {
-        out.resize(size);
+        resizeForWriting(out, size);
     } catch (const std::bad_alloc&) {
         libdeflate_free_decompressor(d);
         return std::nullopt;
