@@ -209,7 +209,7 @@ struct RankSource {
     int step = 1; ///< -1 top-down (toward the root), +1 bottom-up
 };
 
-/// Fills it's window from its current frame on.
+/// Fills its window from its current frame on.
 void fillWindow(Item& it, const RankSource& source)
 {
     const uint32_t n = std::min<uint32_t>(kWindow, it.left + 1);
@@ -264,8 +264,6 @@ struct LevelGrower {
     /// The items of the first level to grow from, when they are another array's (the shared
     /// first level): read from there by the first step instead of being copied into level.
     std::span<const Item> pending;
-    /// The items step reads: pending, else level.
-    std::span<const Item> in;
     bool hasItems() const { return !level.empty() || !pending.empty(); }
     std::vector<uint64_t> keys;
     /// A preview's cut (CallTree::build's minTotal): a group of items whose values sum to less
@@ -311,19 +309,20 @@ struct LevelGrower {
     std::vector<RankSlot> perRank; ///< by rank; all default between runs
     std::vector<uint32_t> touched; ///< ranks met in the run being split
 
-    /// Makes the children of parent from the run of n items at in[i...], which are not in
+    /// Makes the children of parent from the run of items (all at parent), which are not in
     /// rank order: a pass counts each rank's items and sums their values (the ranks of one run
     /// are few, so their slots stay in the cache), the ranks met are sorted, and a second pass
     /// copies each item that goes on straight to its place in next. This reads the run twice
     /// in storage order, where sorting keys would visit the wide items in rank order, a cache
     /// miss each; and a preview's dropped items are never copied.
-    void splitByCounting(size_t i, size_t n, uint32_t parent, uint32_t depth)
+    void splitByCounting(std::span<const Item> run, uint32_t parent, uint32_t depth)
     {
+        const size_t n = run.size();
         if (perRank.size() < rankCount)
             perRank.resize(rankCount);
         touched.clear();
         for (size_t k = 0; k < n; ++k) {
-            const Item& it = in[i + k];
+            const Item& it = run[k];
             RankSlot& slot = perRank[it.rank()];
             if (!slot.touched) {
                 slot.touched = true;
@@ -361,8 +360,8 @@ struct LevelGrower {
         constexpr size_t kPrefetch = 64;
         for (size_t k = 0; k < n; ++k) {
             if (k + kPrefetch < n)
-                prefetchNextWindow(in[i + k + kPrefetch], source);
-            const Item& it = in[i + k];
+                prefetchNextWindow(run[k + kPrefetch], source);
+            const Item& it = run[k];
             if (it.left == 0)
                 continue;
             RankSlot& slot = perRank[it.rank()];
@@ -387,7 +386,8 @@ struct LevelGrower {
             firstDepth = depth;
         depthStart.push_back(static_cast<uint32_t>(local.size()));
         next.clear();
-        in = pending.empty() ? std::span<const Item>(level) : pending;
+        // The items to grow from: pending, else level.
+        const std::span<const Item> in = pending.empty() ? std::span<const Item>(level) : pending;
         constexpr size_t kPrefetch = 64;
         for (size_t i = 0; i < in.size();) {
             // The run of items at one node, visited in rank order. Near the root most of a run
@@ -403,7 +403,7 @@ struct LevelGrower {
             }
             const size_t runLength = j - i;
             if (!sorted && runLength >= kCountFrom) {
-                splitByCounting(i, runLength, parent, depth);
+                splitByCounting(in.subspan(i, runLength), parent, depth);
                 i = j;
                 continue;
             }
@@ -475,7 +475,6 @@ struct LevelGrower {
         }
         const size_t visited = in.size();
         pending = {};
-        in = {};
         level.swap(next);
         return visited;
     }
@@ -746,12 +745,16 @@ CallTree CallTree::build(const Profile& profile, const SymbolTable& symbols, siz
     // nodes. Breadth-first order is kept when each depth lists the first thread's nodes, then
     // the second's, and so on, since their parents are in that order too.
     size_t itemsDone = 0;
-    top.value = value.data();
-    top.source = source;
     const auto rankBits = static_cast<uint32_t>(std::max<int>(1, std::bit_width(std::max<size_t>(symbols.size(), 1) - 1)));
-    top.rankBits = rankBits;
-    top.rankCount = static_cast<uint32_t>(symbols.size());
-    top.minTotal = minTotal;
+    // What every grower (this thread's and the shared-out ones) works with.
+    const auto setUp = [&](LevelGrower& g) {
+        g.value = value.data();
+        g.source = source;
+        g.rankBits = rankBits;
+        g.rankCount = static_cast<uint32_t>(symbols.size());
+        g.minTotal = minTotal;
+    };
+    setUp(top);
     top.local = std::move(tree.m_nodes); // base 0: the grower's nodes are the tree's
     // Room for a node per frame (the most there can be) is only address space until it is
     // used, and saves copying the nodes each time the array would grow.
@@ -805,12 +808,8 @@ CallTree CallTree::build(const Profile& profile, const SymbolTable& symbols, siz
                     framesBefore += items[to].left + 1;
             }
             LevelGrower& grower = growers[g];
-            grower.value = value.data();
-            grower.source = source;
+            setUp(grower);
             grower.shared = &nodes;
-            grower.rankBits = rankBits;
-            grower.rankCount = static_cast<uint32_t>(symbols.size());
-            grower.minTotal = minTotal;
             // Its first step reads its items where they are; top.level is kept until the end.
             grower.pending = std::span<const Item>(items).subspan(from, to - from);
             grower.next.reserve(to - from);
@@ -908,10 +907,9 @@ CallTree CallTree::build(const Profile& profile, const SymbolTable& symbols, siz
                 th.join();
             // No grower has taken a step: their items are still all of top.level's.
             LevelGrower& one = growers[0];
-            one.pending = {};
-            one.level.assign(items.begin(), items.end());
+            one.pending = items;
             one.base = static_cast<uint32_t>(nodes.size());
-            for (uint32_t d = depth; !one.level.empty() && !cancelled(); ++d) {
+            for (uint32_t d = depth; one.hasItems() && !cancelled(); ++d) {
                 one.local.clear();
                 one.step(d);
                 nodes.insert(nodes.end(), one.local.begin(), one.local.end());

@@ -219,21 +219,25 @@ StackId StackIndex::intern(Profile& p, std::span<const LocationId> locs)
                 return StackId(s.idPlusOne - 1);
         }
     }
-    const auto id = static_cast<uint32_t>(p.stackCount());
-    p.stackLocations.insert(p.stackLocations.end(), locs.begin(), locs.end());
-    p.stackBegin.push_back(static_cast<uint32_t>(p.stackLocations.size()));
+    const uint32_t id = addToProfile(p, locs);
     insert(h32, id);
     return StackId(id);
 }
 
 StackId StackIndex::append(Profile& p, std::span<const LocationId> locs)
 {
-    const auto id = static_cast<uint32_t>(p.stackCount());
-    p.stackLocations.insert(p.stackLocations.end(), locs.begin(), locs.end());
-    p.stackBegin.push_back(static_cast<uint32_t>(p.stackLocations.size()));
+    const uint32_t id = addToProfile(p, locs);
     if (!m_slots.empty())
         insert(hashStack(locs), id);
     return StackId(id);
+}
+
+uint32_t StackIndex::addToProfile(Profile& p, std::span<const LocationId> locs)
+{
+    const auto id = static_cast<uint32_t>(p.stackCount());
+    p.stackLocations.insert(p.stackLocations.end(), locs.begin(), locs.end());
+    p.stackBegin.push_back(static_cast<uint32_t>(p.stackLocations.size()));
+    return id;
 }
 
 } // namespace symflame::model

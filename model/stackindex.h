@@ -31,6 +31,8 @@ private:
     };
     void rehash(size_t capacity);
     void insert(uint32_t hash, uint32_t id);
+    /// Appends locs to the profile's stack arrays; returns the new stack's id.
+    static uint32_t addToProfile(Profile& profile, std::span<const LocationId> locs);
 
     std::vector<Slot> m_slots;
     size_t m_mask = 0;

@@ -139,6 +139,20 @@ pb::Profile baseProfile()
     return p;
 }
 
+/// A top-level sample field (Profile field 2) written by hand: body is the sample message's
+/// fields, for encodings of location_id that protoc does not write.
+std::string sampleField(const std::string& body)
+{
+    std::string field;
+    google::protobuf::io::StringOutputStream out(&field);
+    google::protobuf::io::CodedOutputStream cos(&out);
+    cos.WriteTag((2 << 3) | 2);
+    cos.WriteVarint32(uint32_t(body.size()));
+    cos.WriteString(body);
+    cos.Trim();
+    return field;
+}
+
 Result<Profile> readBytes(const std::string& bytes)
 {
     return readPprof(span(bytes));
@@ -495,17 +509,7 @@ private slots:
         head.clear_sample();
         std::string bytes = serialize(head);
         auto addSample = [&](const std::string& locationFields) {
-            std::string body = locationFields;
-            body += std::string("\x12\x02\x01\x05", 4); // value: packed [1, 5]
-            std::string field;
-            {
-                google::protobuf::io::StringOutputStream out(&field);
-                google::protobuf::io::CodedOutputStream cos(&out);
-                cos.WriteTag((2 << 3) | 2);
-                cos.WriteVarint32(uint32_t(body.size()));
-                cos.WriteString(body);
-            }
-            bytes += field;
+            bytes += sampleField(locationFields + std::string("\x12\x02\x01\x05", 4)); // value: packed [1, 5]
         };
         addSample(std::string("\x0a\x02\x01\x02", 4)); // packed [1 2]
         addSample(std::string("\x08\x01\x08\x02", 4)); // unpacked 1, 2
@@ -1296,17 +1300,6 @@ private slots:
         // stacks' locations, not their bytes: a few such samples before the others (in the
         // first half) or after them (in the second), each the same stack as a sample written
         // canonically, or a new stack written both ways.
-        const auto sampleField = [](const std::string& locationFields) {
-            const std::string body = locationFields + std::string("\x12\x02\x01\x00", 4); // value [1, 0]
-            std::string field;
-            google::protobuf::io::StringOutputStream out(&field);
-            google::protobuf::io::CodedOutputStream cos(&out);
-            cos.WriteTag((2 << 3) | 2);
-            cos.WriteVarint32(uint32_t(body.size()));
-            cos.WriteString(body);
-            cos.Trim();
-            return field;
-        };
         // Location ids 1..40 are one byte; 0x80|id, 0x00 is the same id in two.
         const auto padded = [](const std::vector<uint64_t>& ids) {
             std::string packed;
@@ -1340,7 +1333,7 @@ private slots:
         };
         std::string extraBytes;
         for (const auto& e : extra)
-            extraBytes += sampleField(e.first);
+            extraBytes += sampleField(e.first + std::string("\x12\x02\x01\x00", 4)); // value [1, 0]
         for (const bool before : { true, false }) {
             const std::string mixed = before ? extraBytes + bytes : bytes + extraBytes;
             auto m = readPprof(span(mixed));
