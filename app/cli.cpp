@@ -5,13 +5,13 @@
 #include "app/cmdline.h"
 #include "app/debuginfodargs.h"
 #include "app/output.h"
-#include "model/calltree.h"
-#include "model/folded.h"
-#include "model/frameformat.h"
-#include "model/profileio.h"
-#include "model/toptable.h"
-#include "symbolize/binarytriage.h"
-#include "symbolize/symbolizer.h"
+#include "model/analysis/calltree.h"
+#include "model/analysis/collapse.h"
+#include "model/core/frameformat.h"
+#include "model/io/profileio.h"
+#include "model/analysis/toptable.h"
+#include "symbolize/pass/binarytriage.h"
+#include "symbolize/pass/symbolizationpass.h"
 
 #include <algorithm>
 #include <cstdio>

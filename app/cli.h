@@ -3,7 +3,7 @@
 #pragma once
 
 #include "app/cmdline.h"
-#include "model/profile.h"
+#include "model/core/profile.h"
 
 #include <optional>
 #include <string>

@@ -4,8 +4,8 @@
 #include "app/cmdline.h"
 #include "app/debuginfodargs.h"
 #include "app/output.h"
-#include "symbolize/debuginfocheck.h"
-#include "symbolize/debuginfodclient.h"
+#include "symbolize/pass/debuginfocheck.h"
+#include "symbolize/locate/debuginfodclient.h"
 
 #include <atomic>
 #include <cstdio>

@@ -3,9 +3,9 @@
 #pragma once
 
 #include "app/cmdline.h"
-#include "model/progress.h"
-#include "symbolize/debuginfodclient.h"
-#include "symbolize/modulesymbolizer.h"
+#include "model/core/progress.h"
+#include "symbolize/locate/debuginfodclient.h"
+#include "symbolize/pass/moduleloader.h"
 
 #include <chrono>
 #include <optional>

@@ -6,7 +6,7 @@
 // module's symbol table. A line whose address is malformed prints an error on stderr and the
 // unknown answer on stdout, as llvm-symbolizer does. All addresses are looked up
 // at once (sorted, unique, sharded over the worker threads by lookupModules) through the engine
-// openModuleSymbolizer picks, and the answers are printed in input order.
+// openModule picks, and the answers are printed in input order.
 #include "app/lookupcmd.h"
 
 #include "app/cli.h"
@@ -14,10 +14,10 @@
 #include "app/debuginfodargs.h"
 #include "app/lookuprequest.h"
 #include "app/output.h"
-#include "symbolize/debuginfolocator.h"
-#include "symbolize/elffile.h"
-#include "symbolize/parallellookup.h"
-#include "symbolize/symboltable.h"
+#include "symbolize/locate/debuginfolocator.h"
+#include "symbolize/object/elffile.h"
+#include "symbolize/pass/parallellookup.h"
+#include "symbolize/object/symboltable.h"
 
 #include <algorithm>
 #include <cstdio>

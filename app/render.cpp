@@ -5,9 +5,9 @@
 
 #include "app/cli.h"
 #include "app/cmdline.h"
-#include "model/frameformat.h"
-#include "model/profileio.h"
-#include "model/search.h"
+#include "model/core/frameformat.h"
+#include "model/io/profileio.h"
+#include "model/analysis/search.h"
 #include "ui/flameexport.h"
 #include "ui/flamegraphpainter.h"
 

@@ -5,8 +5,8 @@
 #include "app/cmdline.h"
 #include "app/debuginfodargs.h"
 #include "app/output.h"
-#include "model/profileio.h"
-#include "symbolize/symbolizer.h"
+#include "model/io/profileio.h"
+#include "symbolize/pass/symbolizationpass.h"
 
 #include <cstdio>
 #include <filesystem>

@@ -2,11 +2,11 @@
 // the symbol table, the top table, both call trees, the flame layout and folded output — and
 // prints wall time per step and the process's peak RSS. Results are checked against each other
 // (root totals equal the profile total) so a fast wrong answer does not pass unnoticed.
-#include "model/calltree.h"
-#include "model/flamelayout.h"
-#include "model/folded.h"
-#include "model/profileio.h"
-#include "model/toptable.h"
+#include "model/analysis/calltree.h"
+#include "model/analysis/flamelayout.h"
+#include "model/analysis/collapse.h"
+#include "model/io/profileio.h"
+#include "model/analysis/toptable.h"
 
 #include <sys/resource.h>
 

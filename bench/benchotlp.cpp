@@ -5,11 +5,11 @@
 // time and the ratio OTLP/pprof. The OTLP profile read is the one of the pprof default sample
 // type; its total and sample count are checked against the pprof read so a fast wrong answer
 // does not pass unnoticed.
-#include "model/fileio.h"
-#include "model/gzip.h"
-#include "model/otlp.h"
-#include "model/pprof.h"
-#include "model/profileio.h"
+#include "model/io/fileio.h"
+#include "model/io/gzip.h"
+#include "model/io/otlp/otlp.h"
+#include "model/io/pprof/pprof.h"
+#include "model/io/profileio.h"
 
 #include <algorithm>
 #include <chrono>

@@ -4,9 +4,9 @@
 // POSITIONS: one "line column" per line (0-based). Prints the times of reading, parsing
 // (decoding every segment) and resolving, and a checksum of the answers (source, line, column,
 // name of each position; FNV-1a, as the JavaScript side computes it) to compare the two.
-#include "symbolize/sourcemap.h"
+#include "symbolize/js/sourcemap.h"
 
-#include "model/fileio.h"
+#include "model/io/fileio.h"
 
 #include <chrono>
 #include <cstdio>

@@ -3,7 +3,7 @@
 // the symbolization pass does), and prints the wall time and how many arrived verified.
 //
 //   symflame-fetchbench --debuginfod URL --cache DIR --parallel N IDS.txt
-#include "symbolize/debuginfodclient.h"
+#include "symbolize/locate/debuginfodclient.h"
 
 #include <atomic>
 #include <chrono>

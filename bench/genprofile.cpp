@@ -7,10 +7,10 @@
 // chains and one library is stripped (locations with addresses only).
 // With --binary PATH the main mapping is that real ELF file instead: its locations are addresses
 // inside the functions nm lists for it, with no lines, so `symflame symbolize` has real work.
-#include "model/fileio.h"
-#include "model/gzip.h"
-#include "model/pprof.h"
-#include "model/profile.h"
+#include "model/io/fileio.h"
+#include "model/io/gzip.h"
+#include "model/io/pprof/pprof.h"
+#include "model/core/profile.h"
 
 #include <algorithm>
 #include <cerrno>

@@ -1,5 +1,5 @@
 #!/bin/sh
-# What isolation costs (symbolize/isolation.h): the same work in process (--isolate=none) and in
+# What isolation costs (symbolize/isolation/isolatedengine.h): the same work in process (--isolate=none) and in
 # worker processes (--isolate=all), and whether the answers are the same.
 #   1. `symflame lookup` of COUNT addresses of a large -O2 -g binary (default
 #      BUILD_DIR/app/symflame-viewer), drawn as bench/run-lookup-bench.sh draws them;

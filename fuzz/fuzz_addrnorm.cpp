@@ -9,7 +9,7 @@
 // (8 bytes each), then per mapping start, limit, offset (8 bytes each), then probe addresses.
 #include "fuzz/fuzzelf.h"
 #include "fuzz/fuzzhelpers.h"
-#include "symbolize/addressnormalizer.h"
+#include "symbolize/object/addressnormalizer.h"
 
 #include <cstdio>
 #include <cstdlib>

@@ -1,6 +1,6 @@
 // Fuzz harness: the V8 .cpuprofile reader, and the call tree of what it reads.
-#include "model/calltree.h"
-#include "model/cpuprofile.h"
+#include "model/analysis/calltree.h"
+#include "model/io/cpuprofile.h"
 
 using namespace symflame::model;
 

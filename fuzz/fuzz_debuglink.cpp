@@ -11,7 +11,7 @@
 // found, a link naming a path is not followed; raw inputs check the invariants (a debug file taken has the CRC the link
 // names and lies inside the temporary directory; a supplementary file taken has the linked build ID).
 #include "fuzz/fuzzelf.h"
-#include "symbolize/debuginfolocator.h"
+#include "symbolize/locate/debuginfolocator.h"
 
 #include <cctype>
 #include <cstdio>
@@ -28,7 +28,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Bitwise CRC-32 (reflected 0xEDB88320), written here rather than taken from symbolize/crc32 so
+// Bitwise CRC-32 (reflected 0xEDB88320), written here rather than taken from symbolize/locate/crc32 so
 // that the harness checks the locator's checksum against an independent one.
 uint32_t referenceCrc32(const std::vector<uint8_t>& bytes)
 {

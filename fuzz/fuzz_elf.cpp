@@ -2,12 +2,12 @@
 // compressed sections), the symbol tables, Go build info, MiniDebugInfo and address
 // normalization over a mapping taken from the input's first 24 bytes.
 #include "fuzz/fuzzhelpers.h"
-#include "symbolize/addressnormalizer.h"
-#include "symbolize/elffile.h"
-#include "symbolize/gobuildinfo.h"
-#include "symbolize/gopclntab.h"
-#include "symbolize/minidebuginfo.h"
-#include "symbolize/symboltable.h"
+#include "symbolize/object/addressnormalizer.h"
+#include "symbolize/object/elffile.h"
+#include "symbolize/object/gobuildinfo.h"
+#include "symbolize/object/gopclntab.h"
+#include "symbolize/object/minidebuginfo.h"
+#include "symbolize/object/symboltable.h"
 
 using namespace symflame::symbolize;
 

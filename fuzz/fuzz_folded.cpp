@@ -1,6 +1,7 @@
 // Fuzz harness: the folded-stacks reader, and the call tree of what it reads.
-#include "model/calltree.h"
-#include "model/folded.h"
+#include "model/analysis/calltree.h"
+#include "model/analysis/collapse.h"
+#include "model/io/folded.h"
 
 using namespace symflame::model;
 

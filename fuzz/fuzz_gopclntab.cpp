@@ -1,6 +1,6 @@
 // Fuzz harness: the gopclntab reader on a raw table (from its magic), with every function's entry
 // and PCs between them looked up, and the funcdata bytes (inline trees) the input's tail.
-#include "symbolize/gopclntab.h"
+#include "symbolize/object/gopclntab.h"
 
 using namespace symflame::symbolize;
 

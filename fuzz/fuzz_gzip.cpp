@@ -1,5 +1,5 @@
 // Fuzz harness: gzip decompression with its size and ratio limits.
-#include "model/gzip.h"
+#include "model/io/gzip.h"
 
 #include <cstdlib>
 

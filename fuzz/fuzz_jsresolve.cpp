@@ -13,8 +13,8 @@
 // Checks: the pass returns (a FIFO never blocks it), a map used is a data: URI or lies inside
 // app/ or maps/ once links are resolved, no frame is mapped to a source of outside.map; a script
 // linking ok.map (only) is mapped through it, one linking fifo.map (only) is refused.
-#include "model/cpuprofile.h"
-#include "symbolize/sourcemapresolver.h"
+#include "model/io/cpuprofile.h"
+#include "symbolize/js/sourcemapresolver.h"
 
 #include <cstdio>
 #include <cstdlib>

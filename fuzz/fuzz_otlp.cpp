@@ -1,8 +1,8 @@
 // Fuzz harness: the OTLP profiles reader (protobuf of every layout it tells apart, gzip, export
 // requests) and, for what it accepts, the analyses and the OTLP writer, whose output must read back.
-#include "model/calltree.h"
-#include "model/otlp.h"
-#include "model/toptable.h"
+#include "model/analysis/calltree.h"
+#include "model/io/otlp/otlp.h"
+#include "model/analysis/toptable.h"
 
 #include <cstdlib>
 

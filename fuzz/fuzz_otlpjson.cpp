@@ -1,6 +1,6 @@
 // Fuzz harness: the OTLP JSON reader (through its conversion to protobuf).
-#include "model/calltree.h"
-#include "model/otlp.h"
+#include "model/analysis/calltree.h"
+#include "model/io/otlp/otlp.h"
 
 using namespace symflame::model;
 

@@ -1,10 +1,10 @@
 // Fuzz harness: the pprof reader (gzip or raw protobuf) and, for what it accepts, the analyses a
 // loaded profile goes through (symbols, top table, call trees both ways, folded stacks) and the
 // writer, whose output must read back.
-#include "model/calltree.h"
-#include "model/folded.h"
-#include "model/pprof.h"
-#include "model/toptable.h"
+#include "model/analysis/calltree.h"
+#include "model/analysis/collapse.h"
+#include "model/io/pprof/pprof.h"
+#include "model/analysis/toptable.h"
 
 #include <cstdlib>
 

@@ -1,6 +1,6 @@
 // Fuzz harness: the source map decoder (v3 and index maps, base64 VLQ), with lookups at positions
 // taken from the map's own segments and around them, both biases.
-#include "symbolize/sourcemap.h"
+#include "symbolize/js/sourcemap.h"
 
 #include <string_view>
 

@@ -8,10 +8,10 @@
 //  - parseDebuginfodUrls: non-empty URLs without blanks, in the order given;
 //  - normalizeBuildId: idempotent;
 //  - demangleRustLegacy: a non-empty name when it accepts; demangleSymbol never aborts.
-#include "symbolize/debuginfodclient.h"
-#include "symbolize/debuginfolocator.h"
-#include "symbolize/demangle.h"
-#include "symbolize/elffile.h"
+#include "symbolize/locate/debuginfodclient.h"
+#include "symbolize/locate/debuginfolocator.h"
+#include "symbolize/object/demangle.h"
+#include "symbolize/object/elffile.h"
 
 #include <cstdio>
 #include <cstdlib>

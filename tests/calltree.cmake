@@ -8,6 +8,6 @@ symflame_add_test(NAME tst_folded SOURCES tst_folded.cpp calltreetesthelpers.h)
 symflame_add_test(NAME tst_flamelayout SOURCES tst_flamelayout.cpp calltreetesthelpers.h)
 symflame_add_test(NAME tst_frameformat SOURCES tst_frameformat.cpp)
 # moc (Qt 6.4) cannot parse libstdc++'s <compare>/<concepts> once it is given the compiler's
-# predefined macros (__cplusplus), and model/ids.h includes <compare>. Without the predefines
+# predefined macros (__cplusplus), and model/core/ids.h includes <compare>. Without the predefines
 # moc skips those headers' bodies, which is all it needs.
 set_target_properties(${_calltree_tests} PROPERTIES AUTOMOC_COMPILER_PREDEFINES OFF)

@@ -2,12 +2,12 @@
 // folded text, a profile with an inline chain built by hand, and trees printed as lines.
 #pragma once
 
-#include "model/calltree.h"
-#include "model/fileio.h"
-#include "model/folded.h"
-#include "model/gzip.h"
-#include "model/pprof.h"
-#include "model/profile.h"
+#include "model/analysis/calltree.h"
+#include "model/io/fileio.h"
+#include "model/io/folded.h"
+#include "model/io/gzip.h"
+#include "model/io/pprof/pprof.h"
+#include "model/core/profile.h"
 
 #include <QByteArray>
 #include <QDir>

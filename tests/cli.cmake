@@ -9,5 +9,5 @@ target_compile_definitions(tst_cli PRIVATE SYMFLAME_EXECUTABLE="$<TARGET_FILE:sy
 symflame_add_test(NAME tst_flamegraphwidget SOURCES tst_flamegraphwidget.cpp LIBS ui fixture_paths
                   DEPENDS fixtures TIMEOUT 300)
 # moc (Qt 6.4) cannot parse libstdc++'s <compare> with the compiler's predefined macros, and
-# model/ids.h includes it (see calltree.cmake).
+# model/core/ids.h includes it (see calltree.cmake).
 set_target_properties(tst_cli tst_flamegraphwidget PROPERTIES AUTOMOC_COMPILER_PREDEFINES OFF)

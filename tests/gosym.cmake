@@ -1,4 +1,4 @@
-# tests of the Go engine (symbolize/gopclntab, gobuildinfo, gosymbolizer). Fixture programs from
+# tests of the Go engine (symbolize/object/gopclntab, gobuildinfo, symbolize/engines/goengine). Fixture programs from
 # tests/gofixtures/ are built at build time with the Go toolchain the build found (Debian's Go
 # 1.19: the 1.18 table layout) in several modes and for other architectures (4-byte pointers,
 # big-endian); Go-built executables of other toolchains (1.14: the 1.2 layout, 1.17: the 1.16

@@ -1,4 +1,4 @@
-# Containment of the debug info readers (symbolize/isolation.h): a debug file that crashes LLVM's
+# Containment of the debug info readers (symbolize/isolation/isolatedengine.h): a debug file that crashes LLVM's
 # DWARF reader (tests/isolation/deepdies.s, assembled here: a million nested DIEs) fails its own
 # module only; answers read in a worker process equal the in-process ones on the fixtures of
 # tests/symbolize.cmake (included before this file: SF_DEFINES, symfixtures).

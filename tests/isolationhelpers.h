@@ -1,6 +1,6 @@
 // What the isolation tests expect when the worker that reads a debug file crashes: the signal it
 // died of. In an AddressSanitizer build too: the worker is started with the sanitizer's handling
-// of deadly signals off (symbolize/isolation.cpp), so that a parser's crash reads the same in
+// of deadly signals off (symbolize/isolation/isolatedengine.cpp), so that a parser's crash reads the same in
 // every build and is not counted as a sanitizer report of the test suite.
 #pragma once
 

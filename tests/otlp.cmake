@@ -1,7 +1,7 @@
 # tests of the OTLP area: the reader (every layout, protobuf and JSON), the writer, the CLI's
 # --profile and symbolization of an OTLP profile. OTLP files are made at build time by otlpgen,
 # linked with protoc's classes for tests/proto/otlp/*.proto (an encoder independent of
-# model/protowire.h); the JSON files in tests/otlp/ were written by hand from the specification.
+# model/io/protowire.h); the JSON files in tests/otlp/ were written by hand from the specification.
 add_library(symflame_test_otlp_proto STATIC
   proto/otlp/v1_10.proto proto/otlp/v1_9.proto proto/otlp/v1_8.proto proto/otlp/v1_7.proto)
 protobuf_generate(TARGET symflame_test_otlp_proto LANGUAGE cpp

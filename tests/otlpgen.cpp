@@ -1,7 +1,7 @@
 // Build-time generator of OTLP test files: the same samples in every layout symflame reads
 // (1.10.0, 1.9.0, 1.8.0, 1.7.0), as ProfilesData and as an ExportProfilesServiceRequest body, and
 // as pprof, written with protoc-generated classes from tests/proto (an encoder independent of
-// symflame's model/protowire.h). tst_otlp reads them.
+// symflame's model/io/protowire.h). tst_otlp reads them.
 //
 //   otlpgen OUTDIR
 //

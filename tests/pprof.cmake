@@ -1,6 +1,6 @@
 # tests of the pprof area: gzip, atomic file I/O and the pprof reader/writer. The pprof tests
 # build and check profiles with protoc-generated classes, an encoder and decoder independent of
-# model/protowire.h.
+# model/io/protowire.h.
 find_package(Protobuf REQUIRED)
 
 add_library(symflame_test_pprof_proto STATIC proto/profile.proto proto/unpacked.proto)

@@ -3,9 +3,9 @@
 // function of its symbol table, one sample each; and each location's inline chain as text.
 #pragma once
 
-#include "model/profile.h"
-#include "symbolize/elffile.h"
-#include "symbolize/symboltable.h"
+#include "model/core/profile.h"
+#include "symbolize/object/elffile.h"
+#include "symbolize/object/symboltable.h"
 
 #include <QProcess>
 #include <QString>

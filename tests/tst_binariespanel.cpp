@@ -11,9 +11,9 @@
 #include "symfixturehelpers.h"
 #include "symprofilehelpers.h"
 
-#include "model/profileio.h"
-#include "symbolize/binarytriage.h"
-#include "symbolize/symbolizer.h"
+#include "model/io/profileio.h"
+#include "symbolize/pass/binarytriage.h"
+#include "symbolize/pass/symbolizationpass.h"
 #include "ui/binariesmodel.h"
 #include "ui/binariespanel.h"
 #include "ui/flamegraphwidget.h"

@@ -3,9 +3,9 @@
 // breadth-first numbering and cancellation.
 #include "calltreetesthelpers.h"
 
-#include "model/calltree.h"
-#include "model/progress.h"
-#include "model/stackfilter.h"
+#include "model/analysis/calltree.h"
+#include "model/core/progress.h"
+#include "model/analysis/stackfilter.h"
 
 #include <QObject>
 #include <map>

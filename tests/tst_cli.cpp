@@ -3,8 +3,8 @@
 // (so every expected number follows from the samples written below), plus the fixtures'
 // Go profile for the fields a real producer fills in.
 #include "fixtures/fixturepaths.h"
-#include "model/pprof.h"
-#include "model/profile.h"
+#include "model/io/pprof/pprof.h"
+#include "model/core/profile.h"
 #include "ui/flamegraphpainter.h"
 
 #include <QByteArray>

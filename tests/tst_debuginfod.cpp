@@ -9,11 +9,11 @@
 #include "symfixturehelpers.h"
 #include "symprofilehelpers.h"
 
-#include "model/profile.h"
-#include "symbolize/debuginfodclient.h"
-#include "symbolize/elffile.h"
-#include "symbolize/symbolizer.h"
-#include "symbolize/symboltable.h"
+#include "model/core/profile.h"
+#include "symbolize/locate/debuginfodclient.h"
+#include "symbolize/object/elffile.h"
+#include "symbolize/pass/symbolizationpass.h"
+#include "symbolize/object/symboltable.h"
 
 #include <QDirIterator>
 #include <QElapsedTimer>

@@ -1,11 +1,11 @@
-// Tests of symbolize/elffile, symbolize/crc32 and symbolize/addressnormalizer: every fixture's
+// Tests of symbolize/object/elffile, symbolize/locate/crc32 and symbolize/object/addressnormalizer: every fixture's
 // headers, sections, notes and build ID compared with llvm-readobj-19's JSON dump; debuglinks
 // against the CRC binutils wrote; malformed files (truncated at every length, garbage section
 // headers, absurd counts) giving precise errors and never crashing.
-#include "symbolize/addressnormalizer.h"
-#include "symbolize/crc32.h"
-#include "symbolize/elffile.h"
-#include "symbolize/minidebuginfo.h"
+#include "symbolize/object/addressnormalizer.h"
+#include "symbolize/locate/crc32.h"
+#include "symbolize/object/elffile.h"
+#include "symbolize/object/minidebuginfo.h"
 
 #include <QElapsedTimer>
 #include <QFile>

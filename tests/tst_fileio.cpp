@@ -1,9 +1,9 @@
-// Tests of model/fileio: whole-file reads and their errors, atomic writes that keep the old
+// Tests of model/io/fileio: whole-file reads and their errors, atomic writes that keep the old
 // content whenever creating, writing or renaming fails, and isSameFile.
 //
 // Permission failures need a user the permissions apply to: when the test runs as root, those
 // cases run in a forked child that has switched to the unprivileged "nobody" user (65534).
-#include "model/fileio.h"
+#include "model/io/fileio.h"
 
 #include <QDir>
 #include <QFile>

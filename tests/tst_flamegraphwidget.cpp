@@ -3,10 +3,10 @@
 // exposed rows, the dark palette; and the main window loading real profiles in the background,
 // switching sample types, reporting a bad file, cancelling and dropping stale loads.
 #include "fixtures/fixturepaths.h"
-#include "model/calltree.h"
-#include "model/frameformat.h"
-#include "model/profile.h"
-#include "model/toptable.h"
+#include "model/analysis/calltree.h"
+#include "model/core/frameformat.h"
+#include "model/core/profile.h"
+#include "model/analysis/toptable.h"
 #include "ui/flamegraphpainter.h"
 #include "ui/flamegraphwidget.h"
 #include "ui/mainwindow.h"

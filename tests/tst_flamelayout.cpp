@@ -2,7 +2,7 @@
 // node, and hit testing / row ranges at the edges of frames.
 #include "calltreetesthelpers.h"
 
-#include "model/flamelayout.h"
+#include "model/analysis/flamelayout.h"
 
 #include <QObject>
 #include <QTest>

@@ -2,7 +2,8 @@
 // numbers) and collapsing (merging, sorting, zero values, inline chains expanded).
 #include "calltreetesthelpers.h"
 
-#include "model/folded.h"
+#include "model/analysis/collapse.h"
+#include "model/io/folded.h"
 
 #include <QObject>
 #include <QTemporaryDir>

@@ -1,5 +1,5 @@
 // Tests of frame and value formatting: baseName, unsymbolizedName and formatValue.
-#include "model/frameformat.h"
+#include "model/core/frameformat.h"
 
 #include <QObject>
 #include <QString>

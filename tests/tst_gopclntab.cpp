@@ -1,17 +1,17 @@
-// Tests of the Go engine: symbolize/gopclntab (the table reader), symbolize/gobuildinfo and
-// symbolize/gosymbolizer, on Go programs built by tests/gosym.cmake and on Go-built executables
+// Tests of the Go engine: symbolize/object/gopclntab (the table reader), symbolize/object/gobuildinfo and
+// symbolize/engines/goengine, on Go programs built by tests/gosym.cmake and on Go-built executables
 // of other toolchains (esbuild). Oracles: `go tool addr2line` (physical function and innermost
 // file:line) on every function's entry and on PCs inside every function; llvm-symbolizer-19 on
 // the same program's DWARF for the whole inline chain; `go version` and `go tool buildid` for the
 // build information; the names a real runtime/pprof CPU profile carries, for the profile pass.
-#include "model/pprof.h"
-#include "model/profileio.h"
-#include "symbolize/debuginfolocator.h"
-#include "symbolize/gobuildinfo.h"
-#include "symbolize/gopclntab.h"
-#include "symbolize/gosymbolizer.h"
-#include "symbolize/modulesymbolizer.h"
-#include "symbolize/symbolizer.h"
+#include "model/io/pprof/pprof.h"
+#include "model/io/profileio.h"
+#include "symbolize/locate/debuginfolocator.h"
+#include "symbolize/object/gobuildinfo.h"
+#include "symbolize/object/gopclntab.h"
+#include "symbolize/engines/goengine.h"
+#include "symbolize/pass/moduleloader.h"
+#include "symbolize/pass/symbolizationpass.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -55,14 +55,14 @@ QByteArray run(const QString& program, const QStringList& args, const QByteArray
     return p.readAllStandardOutput();
 }
 
-std::unique_ptr<GoSymbolizer> openEngine(const QString& path)
+std::unique_ptr<GoEngine> openEngine(const QString& path)
 {
     auto elf = ElfFile::open(path.toStdString());
     if (!elf) {
         qWarning() << QString::fromStdString(elf.error().toString());
         return nullptr;
     }
-    auto engine = GoSymbolizer::open(*elf, ModuleOptions {});
+    auto engine = GoEngine::open(*elf, ModuleOptions {});
     if (!engine) {
         qWarning() << QString::fromStdString(engine.error().toString());
         return nullptr;
@@ -504,8 +504,8 @@ void TestGoPclntab::locateWithoutSections()
         QVERIFY(info);
         QCOMPARE(info->goVersion, readGoBuildInfo(**elf)->goVersion);
 
-        auto a = GoSymbolizer::open(*elf, ModuleOptions {});
-        auto b = GoSymbolizer::open(*bare, ModuleOptions {});
+        auto a = GoEngine::open(*elf, ModuleOptions {});
+        auto b = GoEngine::open(*bare, ModuleOptions {});
         QVERIFY(a && b);
         const std::vector<uint64_t> addresses = tableAddresses((*a)->table());
         SymbolizedAddresses ra, rb;
@@ -563,7 +563,7 @@ void TestGoPclntab::buildInfo()
         QCOMPARE(QString::fromStdString(info->mainPath), QString("command-line-arguments"));
 }
 
-// openModuleSymbolizer: DWARF when the binary has it, the gopclntab when not (the locator found
+// openModule: DWARF when the binary has it, the gopclntab when not (the locator found
 // at most a symbol table); the Go build ID, as stored or hex-encoded, identifies the binary.
 void TestGoPclntab::dispatchAndIdentity()
 {
@@ -573,7 +573,7 @@ void TestGoPclntab::dispatchAndIdentity()
     const LocateResult withDwarf = locator.locate(fixture("go_default").toStdString(), "");
     QCOMPARE(withDwarf.status, LocateStatus::Found);
     QCOMPARE(withDwarf.source, DebugSource::Binary);
-    auto dwarfEngine = openModuleSymbolizer(withDwarf, ModuleOptions {});
+    auto dwarfEngine = openModule(withDwarf, ModuleOptions {});
     QVERIFY(dwarfEngine);
     QCOMPARE(QString((*dwarfEngine)->engineName()), QString("llvm-dwarf"));
 
@@ -581,7 +581,7 @@ void TestGoPclntab::dispatchAndIdentity()
         const LocateResult stripped = locator.locate(fixture(name).toStdString(), "");
         QCOMPARE(stripped.status, LocateStatus::Found);
         QVERIFY(stripped.source == DebugSource::None || stripped.source == DebugSource::SymbolTable);
-        auto goEngine = openModuleSymbolizer(stripped, ModuleOptions {});
+        auto goEngine = openModule(stripped, ModuleOptions {});
         QVERIFY2(goEngine, goEngine ? "" : qPrintable(QString::fromStdString(goEngine.error().toString())));
         QCOMPARE(QString((*goEngine)->engineName()), QString("gopclntab"));
         QCOMPARE((*goEngine)->source(), DebugSource::GoPclntab);
@@ -590,7 +590,7 @@ void TestGoPclntab::dispatchAndIdentity()
     // the gopclntab serves it.
     const LocateResult zdebug = locator.locate(fixture("esbuild_go114").toStdString(), "");
     QCOMPARE(zdebug.source, DebugSource::SymbolTable);
-    QCOMPARE(QString((*openModuleSymbolizer(zdebug, ModuleOptions {}))->engineName()), QString("gopclntab"));
+    QCOMPARE(QString((*openModule(zdebug, ModuleOptions {}))->engineName()), QString("gopclntab"));
 
     auto elf = ElfFile::open(fixture("go_stripped").toStdString());
     QVERIFY(elf && (*elf)->buildId().empty() && !(*elf)->goBuildId().empty());

@@ -1,7 +1,7 @@
-// Tests of model/gzip: round trips checked against the system's gzip, concatenated members,
+// Tests of model/io/gzip: round trips checked against the system's gzip, concatenated members,
 // truncated and corrupt streams, the size and ratio limits, and a 1 GiB decompression bomb that
 // must be refused quickly and without allocating gigabytes.
-#include "model/gzip.h"
+#include "model/io/gzip.h"
 
 #include <QDir>
 #include <QElapsedTimer>

@@ -1,17 +1,17 @@
-// Containment (symbolize/isolation.h): modules read in a worker process (`symflame
+// Containment (symbolize/isolation/isolatedengine.h): modules read in a worker process (`symflame
 // --symbolize-worker`) give the in-process answers on the fixture binaries (C, C++, Go, Rust,
 // dwz, split DWARF, MiniDebugInfo, debug links...); a debug file that crashes LLVM's DWARF reader
 // (tests/isolation/deepdies.s) fails its own mapping with a status that says so while the other
 // mappings are symbolized as before; a worker that is killed, stopped (time limit), cancelled,
 // that can't be started or that answers garbage fails its module with a message naming the file;
 // the command line says the same.
-#include "model/profileio.h"
-#include "symbolize/debuginfolocator.h"
-#include "symbolize/isolation.h"
-#include "symbolize/modulesymbolizer.h"
-#include "symbolize/parallellookup.h"
-#include "symbolize/symbolizer.h"
-#include "symbolize/symboltable.h"
+#include "model/io/profileio.h"
+#include "symbolize/locate/debuginfolocator.h"
+#include "symbolize/isolation/isolatedengine.h"
+#include "symbolize/pass/moduleloader.h"
+#include "symbolize/pass/parallellookup.h"
+#include "symbolize/pass/symbolizationpass.h"
+#include "symbolize/object/symboltable.h"
 
 #include "debuginfod/debuginfodserver.h"
 #include "isolationhelpers.h"
@@ -335,7 +335,7 @@ private slots:
         const LocateResult located = DebugInfoLocator().locate(fixtureStd("c_pie"), (*elf)->buildId());
         ModuleOptions mo;
         mo.isolation = isolateAll();
-        auto engine = IsolatedModuleSymbolizer::open(located, mo);
+        auto engine = IsolatedEngine::open(located, mo, mo.isolation);
         QVERIFY(engine);
         QVERIFY(alive((*engine)->workerPid()));
         ::close(fds[1]);
@@ -358,7 +358,7 @@ private slots:
         const LocateResult located = DebugInfoLocator().locate(fixtureStd("cxx_pie"), (*elf)->buildId());
         ModuleOptions mo;
         mo.isolation = isolateAll(1);
-        auto engine = IsolatedModuleSymbolizer::open(located, mo);
+        auto engine = IsolatedEngine::open(located, mo, mo.isolation);
         QVERIFY2(engine, engine ? "" : engine.error().toString().c_str());
         const pid_t pid = (*engine)->workerPid();
         QVERIFY(alive(pid));
@@ -400,10 +400,10 @@ private slots:
         const LocateResult located = DebugInfoLocator().locate(SYMFLAME_EXECUTABLE, (*elf)->buildId());
         ModuleOptions mo;
         mo.isolation = isolateAll();
-        auto engine = IsolatedModuleSymbolizer::open(located, mo);
+        auto engine = IsolatedEngine::open(located, mo, mo.isolation);
         QVERIFY2(engine, engine ? "" : engine.error().toString().c_str());
         const std::vector<uint64_t> addresses = repeated(addressesOf(*elf));
-        QVERIFY(addresses.size() > 100 * IsolatedModuleSymbolizer::kBatch);
+        QVERIFY(addresses.size() > 100 * IsolatedEngine::kBatch);
         const pid_t pid = (*engine)->workerPid();
         SymbolizedAddresses out;
         model::Status st = model::Status::success();
@@ -430,7 +430,7 @@ private slots:
         const LocateResult located = DebugInfoLocator().locate(SYMFLAME_EXECUTABLE, (*elf)->buildId());
         ModuleOptions mo;
         mo.isolation = isolateAll();
-        auto engine = IsolatedModuleSymbolizer::open(located, mo);
+        auto engine = IsolatedEngine::open(located, mo, mo.isolation);
         QVERIFY(engine);
         const pid_t pid = (*engine)->workerPid();
         const std::vector<uint64_t> addresses = repeated(addressesOf(*elf));
@@ -475,7 +475,7 @@ private slots:
         ModuleOptions mo;
         mo.isolation = isolateAll(5);
         mo.isolation.workerPath = worker.toStdString();
-        auto engine = openModuleSymbolizer(located, mo);
+        auto engine = openModule(located, mo);
         QVERIFY(!engine);
         const QString message = QString::fromStdString(engine.error().toString());
         QVERIFY2(message.startsWith(expected) || message.contains(": " + expected), qPrintable(message));

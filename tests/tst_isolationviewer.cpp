@@ -1,10 +1,10 @@
-// The viewer with isolation (symbolize/isolation.h), offscreen: the settings dialog edits the
+// The viewer with isolation (symbolize/isolation/isolatedengine.h), offscreen: the settings dialog edits the
 // policy and the time limit; a profile whose first binary's debug info crashes LLVM's DWARF reader
 // (tests/isolation/deepdies.s) opens, its symbolization pass finishes, the window and the profile
 // stay, the binaries panel says why that binary has no names and the other binary's functions are
 // named in the flame graph.
-#include "model/profileio.h"
-#include "symbolize/binarytriage.h"
+#include "model/io/profileio.h"
+#include "symbolize/pass/binarytriage.h"
 #include "ui/binariesmodel.h"
 #include "ui/binariespanel.h"
 #include "ui/flamegraphwidget.h"

@@ -4,7 +4,7 @@
 // legend name "source-mapped". The same profile with the scripts' maps removed says "no source
 // map" with the paths tried, and the source-map directory set in the symbolization settings maps
 // it again. Screenshots go to /tmp/viewer-shots.
-#include "model/calltree.h"
+#include "model/analysis/calltree.h"
 #include "ui/flamegraphpainter.h"
 #include "ui/flamegraphwidget.h"
 #include "ui/framedetailswidget.h"

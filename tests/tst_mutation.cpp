@@ -8,7 +8,7 @@
 // A failing mutant is kept under <build>/tests/mutation-failures/ with the command that
 // reproduces it. SYMFLAME_MUTANTS (default 10) sets the mutants per kind and fixture,
 // SYMFLAME_MUTATION_SEED another seed.
-#include "model/gzip.h"
+#include "model/io/gzip.h"
 
 #include <QCryptographicHash>
 #include <QDir>
@@ -75,7 +75,7 @@ QList<Fixture> fixtures()
         { "otlp-request.pb", b + "/otlp/scenario-v1.10-request.pb", Kind::Profile },
         { "otlp-attributes.json", s + "/tests/otlp/attributes.json", Kind::Profile },
         { "otlp-simple.json", s + "/tests/otlp/simple.json", Kind::Profile },
-        // Folded stacks are not an input format of symflame (only model/folded and its tests read
+        // Folded stacks are not an input format of symflame (only model/io/folded and its tests read
         // them): the mutants check that such text is refused cleanly.
         { "basic.folded", s + "/fuzz/seeds/folded/basic.txt", Kind::Profile },
         { "spaces.folded", s + "/fuzz/seeds/folded/spaces.txt", Kind::Profile },

@@ -9,17 +9,17 @@
 #include "proto/otlp/v1_7.pb.h"
 #include "proto/profile.pb.h"
 
-#include "model/calltree.h"
-#include "model/folded.h"
-#include "model/gzip.h"
-#include "model/otlp.h"
-#include "model/pprof.h"
-#include "model/profileio.h"
-#include "model/sha256.h"
-#include "model/toptable.h"
-#include "symbolize/binarytriage.h"
-#include "symbolize/debuginfolocator.h"
-#include "symbolize/symbolizer.h"
+#include "model/analysis/calltree.h"
+#include "model/analysis/collapse.h"
+#include "model/io/gzip.h"
+#include "model/io/otlp/otlp.h"
+#include "model/io/pprof/pprof.h"
+#include "model/io/profileio.h"
+#include "model/io/sha256.h"
+#include "model/analysis/toptable.h"
+#include "symbolize/pass/binarytriage.h"
+#include "symbolize/locate/debuginfolocator.h"
+#include "symbolize/pass/symbolizationpass.h"
 
 #include <QCryptographicHash>
 #include <QDir>
@@ -1001,7 +1001,7 @@ void TestOtlp::htlhashLocator()
     // The binaries triage keeps the htlhash: a binary known by it is "not found", not "no build ID".
     auto scenario = loadPath(otlpFile("scenario-v1.10.pb"));
     QVERIFY(scenario.ok());
-    auto report = symbolize::Symbolizer(symbolize::SymbolizeOptions {}).run(*scenario);
+    auto report = symbolize::SymbolizationPass(symbolize::SymbolizeOptions {}).run(*scenario);
     QVERIFY(report.ok());
     bool sawLib = false;
     for (const auto& row : symbolize::triageBinaries(*scenario, &*report, 0))

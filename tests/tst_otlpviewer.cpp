@@ -5,7 +5,7 @@
 #include "ui/mainwindow.h"
 #include "ui/profilesnapshot.h"
 
-#include "model/calltree.h"
+#include "model/analysis/calltree.h"
 
 #include <QAbstractItemView>
 #include <QApplication>

@@ -1,13 +1,13 @@
-// lookupModules (symbolize/parallellookup.h): answers with many threads and small shards equal
+// lookupModules (symbolize/pass/parallellookup.h): answers with many threads and small shards equal
 // the answers of one engine over all addresses in one go, for a large binary (the symflame
 // executable itself, built with debug info) and a shared library together; a module without
 // debug info fails alone; cancelling stops the run.
-#include "symbolize/debuginfolocator.h"
-#include "symbolize/dwarfsymbolizer.h"
-#include "symbolize/modulesymbolizer.h"
-#include "symbolize/parallellookup.h"
-#include "symbolize/symbolizer.h"
-#include "symbolize/symboltable.h"
+#include "symbolize/locate/debuginfolocator.h"
+#include "symbolize/engines/dwarfengine.h"
+#include "symbolize/pass/moduleloader.h"
+#include "symbolize/pass/parallellookup.h"
+#include "symbolize/pass/symbolizationpass.h"
+#include "symbolize/object/symboltable.h"
 
 #include "symfixturehelpers.h"
 #include "symprofilehelpers.h"
@@ -95,7 +95,7 @@ private slots:
         const LocateResult* located[2] = { &big, &lib };
         const std::vector<uint64_t>* addrs[2] = { &bigAddrs, &libAddrs };
         for (int m = 0; m < 2; ++m) {
-            auto engine = openModuleSymbolizer(*located[m], ModuleOptions {});
+            auto engine = openModule(*located[m], ModuleOptions {});
             QVERIFY(engine);
             QVERIFY((*engine)->symbolize(*addrs[m], reference[m], nullptr));
         }
@@ -163,7 +163,7 @@ private slots:
         }
         SymbolizeOptions o;
         o.locator.useDefaultDebugDir = false;
-        Symbolizer s(o);
+        SymbolizationPass s(o);
         model::Profile first = symtest::makeProfile(bins, paths);
         auto r1 = s.run(first);
         QVERIFY(r1);
@@ -178,14 +178,14 @@ private slots:
         QCOMPARE(r2->addressesFromCache, r1->addressesLookedUp);
         QCOMPARE(symtest::chains(again), symtest::chains(first));
 
-        // More addresses: only the new ones are looked up; answers as a fresh Symbolizer gives.
+        // More addresses: only the new ones are looked up; answers as a fresh SymbolizationPass gives.
         model::Profile more = symtest::makeProfile(bins, paths, true);
         auto r3 = s.run(more);
         QVERIFY(r3);
         QCOMPARE(r3->addressesFromCache, r1->addressesLookedUp);
         QVERIFY(r3->addressesLookedUp > r1->addressesLookedUp);
         model::Profile fresh = symtest::makeProfile(bins, paths, true);
-        QVERIFY(Symbolizer(o).run(fresh));
+        QVERIFY(SymbolizationPass(o).run(fresh));
         QCOMPARE(symtest::chains(more), symtest::chains(fresh));
         for (const MappingReport& m : r3->mappings)
             QCOMPARE(m.source, DebugSource::Binary);

@@ -1,11 +1,11 @@
 // Tests of the pprof reader and writer and of profileio. Profiles are built and checked with
 // protoc-generated classes (tests/proto/profile.proto), an encoder and decoder independent of
-// model/protowire.h: valid ones with unusual ids, orders and encodings, hostile ones whose error
+// model/io/protowire.h: valid ones with unusual ids, orders and encodings, hostile ones whose error
 // text is asserted, and everything encodePprof writes is decoded by them and compared.
-#include "model/fileio.h"
-#include "model/gzip.h"
-#include "model/pprof.h"
-#include "model/profileio.h"
+#include "model/io/fileio.h"
+#include "model/io/gzip.h"
+#include "model/io/pprof/pprof.h"
+#include "model/io/profileio.h"
 
 #include "proto/profile.pb.h"
 #include "proto/unpacked.pb.h"

@@ -8,8 +8,8 @@
 #include "fixtures/fixturepaths.h"
 #include "fixtures/pproforacle.h"
 
-#include "model/pprof.h"
-#include "model/profileio.h"
+#include "model/io/pprof/pprof.h"
+#include "model/io/profileio.h"
 
 #include <QFile>
 #include <QObject>

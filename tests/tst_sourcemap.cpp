@@ -4,10 +4,10 @@
 // real `node --cpu-prof` profiles read, source-mapped and every fixture frame compared with the
 // oracle; and bad input (malformed VLQ, version 2, missing, unreadable and refused maps, an
 // oversized `mappings`, deep nesting), each with its reason checked.
-#include "model/cpuprofile.h"
-#include "model/profileio.h"
-#include "symbolize/sourcemap.h"
-#include "symbolize/sourcemapresolver.h"
+#include "model/io/cpuprofile.h"
+#include "model/io/profileio.h"
+#include "symbolize/js/sourcemap.h"
+#include "symbolize/js/sourcemapresolver.h"
 
 #include <QDir>
 #include <QElapsedTimer>

@@ -1,15 +1,15 @@
-// Tests of symbolize/debuginfolocator, symbolize/dwarfsymbolizer, symbolize/demangle and the
-// profile pass symbolize/symbolizer, against llvm-symbolizer-19 as the oracle: on every function
+// Tests of symbolize/locate/debuginfolocator, symbolize/engines/dwarfengine, symbolize/object/demangle
+// and the profile pass symbolize/pass/symbolizationpass, against llvm-symbolizer-19 as the oracle: on every function
 // entry (from nm) and on sampled addresses inside functions of every fixture variant, function,
 // system name, file, line, column, start line and the whole inline chain must be identical.
 // Legacy Rust names are compared with c++filt's demangling minus the "::h<hash>" suffix, which
 // symflame drops on purpose.
-#include "symbolize/debuginfolocator.h"
-#include "symbolize/demangle.h"
-#include "symbolize/dwarfsymbolizer.h"
-#include "symbolize/minidebuginfo.h"
-#include "symbolize/modulesymbolizer.h"
-#include "symbolize/symbolizer.h"
+#include "symbolize/locate/debuginfolocator.h"
+#include "symbolize/object/demangle.h"
+#include "symbolize/engines/dwarfengine.h"
+#include "symbolize/object/minidebuginfo.h"
+#include "symbolize/pass/moduleloader.h"
+#include "symbolize/pass/symbolizationpass.h"
 
 #include <optional>
 #include <QDir>
@@ -475,7 +475,7 @@ void TestSymbolizer::oracle()
 
     // dwz output: only with its supplementary file.
     QCOMPARE(loc.supplementary != nullptr, file.contains("/dwz"));
-    auto sym = openModuleSymbolizer(loc, ModuleOptions {});
+    auto sym = openModule(loc, ModuleOptions {});
     QVERIFY2(sym.ok(), sym.ok() ? "" : sym.error().toString().c_str());
     QCOMPARE(QString((*sym)->engineName()), QString(loc.supplementary ? "llvm-dwarf+dwz" : "llvm-dwarf"));
 
@@ -634,7 +634,7 @@ void TestSymbolizer::profilePass()
     opt.threads = 3;
     model::Profile single = p; // the same pass on one thread must give the same answers
     RecordingProgress progress;
-    auto rep = Symbolizer(opt).run(p, &progress);
+    auto rep = SymbolizationPass(opt).run(p, &progress);
     QVERIFY2(rep.ok(), rep.ok() ? "" : rep.error().toString().c_str());
 
     // Split: mapping 0's odd locations got a copy for their non-leaf uses.
@@ -760,7 +760,7 @@ void TestSymbolizer::profilePass()
 
     // One thread gives the same lines (ids may differ: compare the text).
     opt.threads = 1;
-    auto rep1 = Symbolizer(opt).run(single, nullptr);
+    auto rep1 = SymbolizationPass(opt).run(single, nullptr);
     QVERIFY(rep1.ok());
     QCOMPARE(single.locations.size(), p.locations.size());
     for (size_t i = 0; i < p.locations.size(); ++i) {
@@ -780,7 +780,7 @@ void TestSymbolizer::profilePass()
 
     // A second pass leaves symbolized locations alone.
     const size_t linesBefore = p.lines.size();
-    auto again = Symbolizer(opt).run(p, nullptr);
+    auto again = SymbolizationPass(opt).run(p, nullptr);
     QVERIFY(again.ok());
     QCOMPARE(p.lines.size(), linesBefore);
     QCOMPARE(again->mappings[0].resolved, rep->mappings[0].resolved);
@@ -800,7 +800,7 @@ void TestSymbolizer::cancelledBeforeStart()
     }
     model::CancelFlag cancel;
     cancel.cancel();
-    auto r = Symbolizer(SymbolizeOptions {}).run(p, &cancel);
+    auto r = SymbolizationPass(SymbolizeOptions {}).run(p, &cancel);
     QVERIFY(!r.ok());
     QCOMPARE(r.error().code, model::ErrorCode::Cancelled);
     QCOMPARE(QString::fromStdString(r.error().message), QString("symbolization cancelled"));
@@ -960,7 +960,7 @@ void TestSymbolizer::garbageDwarf()
                     b[from + rng() % (to - from)] = static_cast<uint8_t>(rng());
             auto elf = ElfFile::parse(MappedFile::fromBytes(std::move(b), "garbage.elf"));
             QVERIFY(elf.ok());
-            auto sym = DwarfSymbolizer::create(ModuleFiles { *elf, *elf, *elf, SymbolTable::Kind::Static });
+            auto sym = DwarfEngine::create(ModuleFiles { *elf, *elf, *elf, SymbolTable::Kind::Static });
             QVERIFY(sym.ok());
             SymbolizedAddresses out;
             QVERIFY((*sym)->symbolize(addresses, out).ok());
@@ -1019,7 +1019,7 @@ void TestSymbolizer::dwzEveryByte()
             QVERIFY2(loc.supplementary, loc.summary().c_str());
             const std::vector<uint64_t> addresses = denseAddresses(orig, 1);
             QVERIFY(addresses.size() > 5000);
-            auto engine = openModuleSymbolizer(loc, ModuleOptions {});
+            auto engine = openModule(loc, ModuleOptions {});
             QVERIFY(engine.ok());
             const Comparison c = compareWithOracle(**engine, addresses, orig);
             QVERIFY2(c.mismatches == 0, qPrintable(c.examples.join(QStringLiteral("\n"))));
@@ -1034,7 +1034,7 @@ void TestSymbolizer::dwzEveryByte()
                 for (int k = 0; k < std::min(before[i].size(), after[i].size()); ++k)
                     lost += !before[i][k].function.isEmpty() && after[i][k].function.isEmpty();
             // The same engine without the supplementary file.
-            auto without = DwarfSymbolizer::create(ModuleFiles { loc.binary, loc.dwarf, loc.symbols, loc.symbolKind });
+            auto without = DwarfEngine::create(ModuleFiles { loc.binary, loc.dwarf, loc.symbols, loc.symbolKind });
             QVERIFY(without.ok());
             const Comparison w = compareWithOracle(**without, addresses, orig);
             QCOMPARE((*without)->warningCount(), size_t(1));
@@ -1098,7 +1098,7 @@ void TestSymbolizer::dwzSupplementaryLookup()
                 + " (build-id directory), but its dwz supplementary file "
                   "/usr/lib/debug/.dwz/symflame-fixture.debug with build ID "
                 + id + " was not found: names of functions moved there are unknown");
-        auto engine = openModuleSymbolizer(r, ModuleOptions {});
+        auto engine = openModule(r, ModuleOptions {});
         QVERIFY(engine.ok());
         QCOMPARE(QString((*engine)->engineName()), QString("llvm-dwarf"));
         QCOMPARE((*engine)->warningCount(), size_t(1));
@@ -1151,7 +1151,7 @@ void TestSymbolizer::dwzSupplementaryLookup()
         QVERIFY2(r.supplementary, qPrintable(join(r.tried)));
         QCOMPARE(QString::fromStdString(r.supplementaryPath), altById);
         QVERIFY(r.supplementaryProblem.empty());
-        auto engine = openModuleSymbolizer(r, ModuleOptions {});
+        auto engine = openModule(r, ModuleOptions {});
         QVERIFY(engine.ok());
         const Comparison c = compareWithOracle(
             **engine, sampleAddresses(fixture("dwz/orig/dwz_a.debug"), 8), fixture("dwz/orig/dwz_a.debug"));
@@ -1254,7 +1254,7 @@ void TestSymbolizer::splitDwarfResolution()
     QVERIFY(QFile::copy(fixture("split/cxx_split"), moved));
     {
         const LocateResult r = DebugInfoLocator(LocatorOptions { {}, false, {}, {} }).locate(moved.toStdString(), "");
-        auto engine = openModuleSymbolizer(r, ModuleOptions {});
+        auto engine = openModule(r, ModuleOptions {});
         QVERIFY(engine.ok());
         const std::vector<uint64_t> addresses = sampleAddresses(fixture("split/cxx_split"), 8);
         const Comparison c = compareWithOracle(**engine, addresses, moved);
@@ -1269,7 +1269,7 @@ void TestSymbolizer::splitDwarfResolution()
             QVERIFY(QFile::copy(fixture("split_dwp/c_split_dwp.dwp"), dwpCopy + ".dwp"));
         const LocateResult r = DebugInfoLocator(LocatorOptions { {}, false, {}, {} }).locate(dwpCopy.toStdString(), "");
         QCOMPARE(r.source, DebugSource::Binary);
-        auto engine = openModuleSymbolizer(r, ModuleOptions {});
+        auto engine = openModule(r, ModuleOptions {});
         QVERIFY(engine.ok());
         const Comparison c = compareWithOracle(**engine, addresses, dwpCopy);
         QVERIFY2(c.mismatches == 0, qPrintable(c.examples.join(QStringLiteral("\n"))));
@@ -1306,7 +1306,7 @@ void TestSymbolizer::garbageSupplementary()
                 b[seed == 1 ? from + k : from + rng() % (to - from)] = static_cast<uint8_t>(rng());
             auto garbled = ElfFile::parse(MappedFile::fromBytes(std::move(b), "garbage.debug"));
             QVERIFY(garbled.ok());
-            auto sym = DwarfSymbolizer::create(
+            auto sym = DwarfEngine::create(
                 ModuleFiles { loc.binary, loc.dwarf, loc.symbols, loc.symbolKind, *garbled, nullptr });
             QVERIFY(sym.ok());
             SymbolizedAddresses out;
@@ -1347,7 +1347,7 @@ void TestSymbolizer::profilePassDwzAndMiniDebugInfo()
     SymbolizeOptions opt;
     opt.locator.useDefaultDebugDir = false;
     opt.locator.debugDirs = { fixtureStd("dwz/debug") };
-    auto rep = Symbolizer(opt).run(p, nullptr);
+    auto rep = SymbolizationPass(opt).run(p, nullptr);
     QVERIFY2(rep.ok(), rep.ok() ? "" : rep.error().toString().c_str());
     QCOMPARE(rep->mappings[0].source, DebugSource::BuildIdDirectory);
     QVERIFY2(QString::fromStdString(rep->mappings[0].summary)
@@ -1396,7 +1396,7 @@ void TestSymbolizer::outputsInTurn()
     const ModuleFiles files { *elf, *elf, *elf, SymbolTable::Kind::Static };
     const std::vector<uint64_t> all = sampleAddresses(fixture("cxx_pie"), 4);
     QVERIFY(all.size() > 40);
-    auto shared = DwarfSymbolizer::create(files);
+    auto shared = DwarfEngine::create(files);
     QVERIFY(shared.ok());
     const auto text = [](const SymbolizedAddresses& out) {
         QStringList lines;
@@ -1419,7 +1419,7 @@ void TestSymbolizer::outputsInTurn()
         const std::span<const uint64_t> part(all.data() + round * all.size() / 8, all.size() / 2);
         out.emplace();
         QVERIFY((*shared)->symbolize(part, *out).ok());
-        auto fresh = DwarfSymbolizer::create(files);
+        auto fresh = DwarfEngine::create(files);
         QVERIFY(fresh.ok());
         SymbolizedAddresses want;
         QVERIFY((*fresh)->symbolize(part, want).ok());

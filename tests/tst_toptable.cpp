@@ -3,7 +3,7 @@
 // `go tool pprof -top` prints for the same profiles written as pprof.
 #include "calltreetesthelpers.h"
 
-#include "model/toptable.h"
+#include "model/analysis/toptable.h"
 
 #include <QObject>
 #include <QRegularExpression>

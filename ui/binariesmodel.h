@@ -3,7 +3,7 @@
 // where its debug info came from. Sorting by a column sorts by its value (UserRole).
 #pragma once
 
-#include "symbolize/binarytriage.h"
+#include "symbolize/pass/binarytriage.h"
 
 #include <QAbstractTableModel>
 

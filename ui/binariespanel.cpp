@@ -1,6 +1,6 @@
 #include "ui/binariespanel.h"
 
-#include "symbolize/elffile.h"
+#include "symbolize/object/elffile.h"
 
 #include <QApplication>
 #include <QCheckBox>

@@ -2,7 +2,7 @@
 // the same FlameGraphPainter that draws the widget: File > Export and `symflame render`.
 #pragma once
 
-#include "model/result.h"
+#include "model/core/result.h"
 #include "ui/flamegraphpainter.h"
 
 #include <QPalette>

@@ -4,7 +4,7 @@
 // background.
 #include "ui/flamegraphpainter.h"
 
-#include "model/frameformat.h"
+#include "model/core/frameformat.h"
 
 #include <QFontMetrics>
 #include <QPainter>

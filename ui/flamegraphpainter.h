@@ -5,7 +5,7 @@
 // (into a QImage or an SVG, no display needed).
 #pragma once
 
-#include "model/flamelayout.h"
+#include "model/analysis/flamelayout.h"
 #include "ui/profilesnapshot.h"
 
 #include <QColor>

@@ -1,7 +1,7 @@
 // FrameDetailsWidget: an HTML table built from the symbol's exemplar location.
 #include "ui/framedetailswidget.h"
 
-#include "model/frameformat.h"
+#include "model/core/frameformat.h"
 
 #include <QApplication>
 #include <QClipboard>

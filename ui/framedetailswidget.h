@@ -4,7 +4,7 @@
 // generated position and what became of its source map).
 #pragma once
 
-#include "symbolize/sourcemapresolver.h"
+#include "symbolize/js/sourcemapresolver.h"
 #include "ui/profilesnapshot.h"
 
 #include <QMap>

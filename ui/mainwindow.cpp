@@ -2,16 +2,16 @@
 // adapter over QPromise, results applied on the GUI thread if they are still wanted.
 #include "ui/mainwindow.h"
 
-#include "model/frameformat.h"
-#include "model/search.h"
-#include "model/toptable.h"
-#include "symbolize/symbolizer.h"
+#include "model/core/frameformat.h"
+#include "model/analysis/search.h"
+#include "model/analysis/toptable.h"
+#include "symbolize/pass/symbolizationpass.h"
 #include "ui/flameexport.h"
 #include "ui/flamegraphwidget.h"
 #include "ui/binariespanel.h"
 #include "ui/framedetailswidget.h"
 #include "ui/symbolizesettings.h"
-#include "symbolize/binarytriage.h"
+#include "symbolize/pass/binarytriage.h"
 #include "ui/topfunctionsmodel.h"
 
 #include <QAction>
@@ -1049,7 +1049,7 @@ void MainWindow::startSymbolization()
         [snapshot, sources, counts, reportOut, options](
             Progress* progress, const PreviewSink&) -> Result<std::shared_ptr<const ProfileSnapshot>> {
             auto copy = std::make_shared<Profile>(*snapshot->profile);
-            symbolize::Symbolizer symbolizer { options };
+            symbolize::SymbolizationPass symbolizer { options };
             auto report = symbolizer.run(*copy, progress);
             if (!report)
                 return report.error();

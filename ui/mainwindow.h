@@ -5,7 +5,7 @@
 // results of jobs that were cancelled or replaced by a newer one.
 #pragma once
 
-#include "symbolize/symbolizer.h"
+#include "symbolize/pass/symbolizationpass.h"
 
 #include "ui/profilesnapshot.h"
 

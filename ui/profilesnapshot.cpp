@@ -1,7 +1,7 @@
 // Loading a profile and deriving what the views need from it, with progress split over stages.
 #include "ui/profilesnapshot.h"
 
-#include "model/profileio.h"
+#include "model/io/profileio.h"
 
 #include <algorithm>
 #include <cmath>

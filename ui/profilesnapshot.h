@@ -3,11 +3,11 @@
 // whole, never modified afterwards.
 #pragma once
 
-#include "model/calltree.h"
-#include "model/profile.h"
-#include "model/stackfilter.h"
-#include "model/progress.h"
-#include "model/result.h"
+#include "model/analysis/calltree.h"
+#include "model/core/profile.h"
+#include "model/analysis/stackfilter.h"
+#include "model/core/progress.h"
+#include "model/core/result.h"
 
 #include <functional>
 #include <memory>

@@ -1,6 +1,6 @@
 #include "ui/symbolizesettings.h"
 
-#include "symbolize/debuginfolocator.h"
+#include "symbolize/locate/debuginfolocator.h"
 
 #include <algorithm>
 

@@ -7,8 +7,8 @@
 // server off.
 #pragma once
 
-#include "symbolize/debuginfodclient.h"
-#include "symbolize/symbolizer.h"
+#include "symbolize/locate/debuginfodclient.h"
+#include "symbolize/pass/symbolizationpass.h"
 
 #include <QDialog>
 #include <QStringList>

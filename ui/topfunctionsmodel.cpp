@@ -1,7 +1,7 @@
 // TopFunctionsModel: text for display, raw values for sorting, the symbol for the views.
 #include "ui/topfunctionsmodel.h"
 
-#include "model/frameformat.h"
+#include "model/core/frameformat.h"
 
 namespace symflame::ui {
 

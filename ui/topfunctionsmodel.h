@@ -3,7 +3,7 @@
 // to a QSortFilterProxyModel (SortRole gives the raw numbers).
 #pragma once
 
-#include "model/toptable.h"
+#include "model/analysis/toptable.h"
 #include "ui/profilesnapshot.h"
 
 #include <QAbstractTableModel>

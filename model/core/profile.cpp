@@ -1,0 +1,243 @@
+#include "model/core/profile.h"
+
+#include "model/core/valueformat.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace symflame::model {
+
+const char* frameStatusName(FrameStatus s)
+{
+    switch (s) {
+    case FrameStatus::Symbolized:
+        return "symbolized";
+    case FrameStatus::AddressOnly:
+        return "address only";
+    case FrameStatus::BinaryOnly:
+        return "binary only";
+    case FrameStatus::NotApplicable:
+        return "not applicable";
+    case FrameStatus::SourceMapped:
+        return "source-mapped";
+    case FrameStatus::NoSourceMap:
+        return "no source map";
+    }
+    return "?";
+}
+
+const char* frameKindName(FrameKind k)
+{
+    switch (k) {
+    case FrameKind::Unknown:
+        return "unknown";
+    case FrameKind::Native:
+        return "native";
+    case FrameKind::Kernel:
+        return "kernel";
+    case FrameKind::Go:
+        return "go";
+    case FrameKind::Rust:
+        return "rust";
+    case FrameKind::Python:
+        return "python";
+    case FrameKind::Php:
+        return "php";
+    case FrameKind::Jvm:
+        return "jvm";
+    case FrameKind::Ruby:
+        return "ruby";
+    case FrameKind::Perl:
+        return "perl";
+    case FrameKind::JavaScript:
+        return "javascript";
+    case FrameKind::DotNet:
+        return "dotnet";
+    case FrameKind::Beam:
+        return "beam";
+    }
+    return "?";
+}
+
+std::string ProfileChoice::describe(size_t index) const
+{
+    std::string s = "#" + std::to_string(index);
+    s += "  " + (serviceName.empty() ? std::string("(no service.name)") : serviceName);
+    if (!executableName.empty())
+        s += "  " + executableName;
+    s += "  " + (sampleType.empty() ? std::string("(no sample type)") : sampleType);
+    s += "  " + std::to_string(samples) + (samples == 1 ? " sample" : " samples");
+    return s;
+}
+
+std::string_view Profile::attribute(std::string_view key) const
+{
+    for (const Label& a : attributes)
+        if (str(a.key) == key)
+            return str(a.str);
+    return {};
+}
+
+int Profile::findSampleType(std::string_view type) const
+{
+    for (size_t i = 0; i < sampleTypes.size(); ++i)
+        if (str(sampleTypes[i].type) == type)
+            return static_cast<int>(i);
+    return -1;
+}
+
+int64_t Profile::totalValue(size_t type) const
+{
+    const size_t n = sampleTypes.size();
+    int64_t sum = 0;
+    for (size_t i = type; i < sampleValues.size(); i += n)
+        sum += sampleValues[i];
+    return sum;
+}
+
+std::vector<int64_t> Profile::valuePerStack(size_t type) const
+{
+    std::vector<int64_t> perStack(stackCount(), 0);
+    const size_t n = sampleTypes.size();
+    if (type >= n || sampleStacks.empty())
+        return perStack; // (no samples: sampleValues may be empty, its data() null)
+    const int64_t* v = sampleValues.data() + type;
+    for (size_t i = 0; i < sampleStacks.size(); ++i, v += n)
+        perStack[sampleStacks[i].index()] += *v;
+    return perStack;
+}
+
+StackId Profile::internStack(std::span<const LocationId> locs)
+{
+    return m_stackIndex.intern(*this, locs);
+}
+
+StackId Profile::appendNewStack(std::span<const LocationId> locs)
+{
+    return m_stackIndex.append(*this, locs);
+}
+
+void Profile::addSample(StackId stackId, std::span<const int64_t> vals)
+{
+    sampleStacks.push_back(stackId);
+    sampleValues.insert(sampleValues.end(), vals.begin(), vals.end());
+}
+
+void Profile::finishBuilding()
+{
+    m_stackIndex.clear();
+}
+
+bool isUnsymbolizableMappingName(std::string_view file)
+{
+    const std::string_view base = baseName(file);
+    if (base.starts_with('['))
+        return true;
+    return base.starts_with("linux-vdso") || file.starts_with("/dev/dri/") || file.starts_with("//anon");
+}
+
+void Profile::updateFrameStatuses()
+{
+    for (Location& loc : locations) {
+        const bool hasFunction = std::any_of(lines.begin() + loc.linesBegin,
+                                             lines.begin() + loc.linesBegin + loc.lineCount,
+                                             [](const Line& l) { return l.function.valid(); });
+        if (hasFunction)
+            loc.status = FrameStatus::Symbolized;
+        else if (!loc.mapping.valid())
+            loc.status = FrameStatus::AddressOnly;
+        else if (isUnsymbolizableMappingName(str(mappings[loc.mapping.index()].file)))
+            loc.status = FrameStatus::NotApplicable;
+        else
+            loc.status = FrameStatus::BinaryOnly;
+    }
+}
+
+void StackIndex::clear()
+{
+    std::vector<Slot>().swap(m_slots);
+    m_mask = 0;
+    m_count = 0;
+}
+
+void StackIndex::rehash(size_t capacity)
+{
+    std::vector<Slot> old = std::move(m_slots);
+    m_slots.assign(capacity, Slot {});
+    m_mask = capacity - 1;
+    for (const Slot& s : old) {
+        if (s.idPlusOne == 0)
+            continue;
+        size_t slot = s.hash & m_mask;
+        while (m_slots[slot].idPlusOne != 0)
+            slot = (slot + 1) & m_mask;
+        m_slots[slot] = s;
+    }
+}
+
+static uint32_t hashStack(std::span<const LocationId> locs)
+{
+    uint64_t h = 0x243f6a8885a308d3ull ^ locs.size();
+    for (LocationId l : locs)
+        h = (h ^ l.value) * 0x9e3779b97f4a7c15ull;
+    h ^= h >> 33; // the multiplications only carry low bits upwards: mix the high ones down
+    h *= 0xff51afd7ed558ccdull;
+    h ^= h >> 33;
+    return static_cast<uint32_t>(h);
+}
+
+void StackIndex::insert(uint32_t hash, uint32_t id)
+{
+    size_t slot = hash & m_mask;
+    while (m_slots[slot].idPlusOne != 0)
+        slot = (slot + 1) & m_mask;
+    m_slots[slot] = {hash, id + 1};
+    if (++m_count * 2 > m_slots.size())
+        rehash(m_slots.size() * 2);
+}
+
+StackId StackIndex::intern(Profile& p, std::span<const LocationId> locs)
+{
+    if (m_slots.empty()) {
+        rehash(1024);
+        // Stacks added before this index existed (or after clear()) are indexed first, so
+        // that equal stacks still get one id.
+        for (size_t i = 0; i < p.stackCount(); ++i)
+            insert(hashStack(p.stack(StackId(i))), static_cast<uint32_t>(i));
+    }
+    const uint32_t h32 = hashStack(locs);
+    for (size_t slot = h32 & m_mask;; slot = (slot + 1) & m_mask) {
+        const Slot s = m_slots[slot];
+        if (s.idPlusOne == 0)
+            break;
+        if (s.hash == h32) {
+            const auto existing = p.stack(StackId(s.idPlusOne - 1));
+            static_assert(sizeof(LocationId) == sizeof(uint32_t));
+            if (existing.size() == locs.size()
+                && (locs.empty() // memcmp must not see the null pointers of empty spans
+                    || std::memcmp(existing.data(), locs.data(), locs.size() * sizeof(LocationId)) == 0))
+                return StackId(s.idPlusOne - 1);
+        }
+    }
+    const uint32_t id = addToProfile(p, locs);
+    insert(h32, id);
+    return StackId(id);
+}
+
+StackId StackIndex::append(Profile& p, std::span<const LocationId> locs)
+{
+    const uint32_t id = addToProfile(p, locs);
+    if (!m_slots.empty())
+        insert(hashStack(locs), id);
+    return StackId(id);
+}
+
+uint32_t StackIndex::addToProfile(Profile& p, std::span<const LocationId> locs)
+{
+    const auto id = static_cast<uint32_t>(p.stackCount());
+    p.stackLocations.insert(p.stackLocations.end(), locs.begin(), locs.end());
+    p.stackBegin.push_back(static_cast<uint32_t>(p.stackLocations.size()));
+    return id;
+}
+
+} // namespace symflame::model

@@ -1,0 +1,234 @@
+// The format-independent profile: flat tables with strong ids, interned strings and
+// deduplicated stacks, sized for ten million samples. Readers (pprof, later OTLP and others)
+// fill it; the symbolization pass rewrites its locations and functions; the call tree, tables
+// and flame layout read it.
+#pragma once
+
+#include "model/core/ids.h"
+#include "model/core/stackindex.h"
+#include "model/core/stringtable.h"
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace symflame::model {
+
+struct ValueType {
+    StringId type; ///< "cpu", "samples", "alloc_space"
+    StringId unit; ///< "nanoseconds", "count", "bytes"
+};
+
+/// How far a frame got in symbolization.
+enum class FrameStatus : uint8_t {
+    Symbolized,    ///< has at least one line with a function
+    AddressOnly,   ///< an address with no mapping to look it up in
+    BinaryOnly,    ///< an address in a known binary, not (yet) symbolized
+    NotApplicable, ///< a mapping that can't be symbolized: kernel, [vdso], anonymous, JIT
+    SourceMapped,  ///< a JavaScript frame resolved through its script's source map
+    NoSourceMap,   ///< a JavaScript frame of a script whose source map is missing or unusable
+};
+const char* frameStatusName(FrameStatus s);
+
+/// What produced the frame; drives coloring by type. Interpreted kinds come already named.
+enum class FrameKind : uint8_t {
+    Unknown,
+    Native,
+    Kernel,
+    Go,
+    Rust,
+    Python,
+    Php,
+    Jvm,
+    Ruby,
+    Perl,
+    JavaScript,
+    DotNet,
+    Beam,
+};
+const char* frameKindName(FrameKind k);
+
+struct Mapping {
+    enum Flag : uint8_t {
+        HasFunctions = 1,
+        HasFilenames = 2,
+        HasLineNumbers = 4,
+        HasInlineFrames = 8,
+        /// Addresses of this mapping's locations already are ELF virtual addresses of the file
+        /// (OTLP from the eBPF profiler): the symbolizer looks them up as they are.
+        ElfAddresses = 16,
+    };
+    uint64_t start = 0;  ///< runtime address where the mapping begins
+    uint64_t limit = 0;  ///< one past its end
+    uint64_t offset = 0; ///< file offset mapped at start
+    StringId file;       ///< path of the binary as the producer saw it
+    StringId buildId;    ///< hex GNU build ID (or Go build ID), as given
+    uint8_t flags = 0;
+    uint64_t sourceId = 0; ///< id in the file it was read from (pprof Mapping.id), for messages
+    StringId goBuildId;  ///< Go build ID when the producer gave one separately (OTLP)
+    StringId htlHash;    ///< OTLP's file hash (process.executable.build_id.htlhash): 32 hex digits
+
+    bool has(Flag f) const { return (flags & f) != 0; }
+};
+
+struct Function {
+    StringId name;       ///< demangled, human name
+    StringId systemName; ///< mangled or raw name
+    StringId file;
+    int64_t startLine = 0;
+    uint64_t sourceId = 0;
+};
+
+/// One entry of a location's inline chain.
+struct Line {
+    FunctionId function;
+    int64_t line = 0;   ///< 1-based, 0 = unknown
+    int64_t column = 0; ///< 1-based, 0 = unknown
+};
+
+struct Location {
+    MappingId mapping; ///< invalid when the producer knew no mapping
+    uint64_t address = 0;
+    uint32_t linesBegin = 0; ///< first entry in Profile::lines
+    uint32_t lineCount = 0;  ///< inline chain length: innermost first, last is the physical frame
+    FrameStatus status = FrameStatus::BinaryOnly;
+    FrameKind kind = FrameKind::Unknown;
+    bool isFolded = false;
+    uint64_t sourceId = 0;
+};
+
+struct Label {
+    StringId key;
+    StringId str;     ///< non-empty for a string label
+    int64_t num = 0;  ///< value of a numeric label (when str is empty)
+    StringId numUnit; ///< unit of a numeric label
+};
+
+/// A trace span a sample was taken in (OTLP Link).
+struct SampleLink {
+    uint8_t traceId[16] = {};
+    uint8_t spanId[8] = {};
+};
+
+/// One profile of a file that holds several (OTLP: resource × scope × profile), as listed to
+/// choose from.
+struct ProfileChoice {
+    std::string serviceName;    ///< resource attribute service.name
+    std::string executableName; ///< resource attribute process.executable.name
+    std::string sampleType;     ///< "cpu (nanoseconds)"
+    uint64_t samples = 0;       ///< sample entries in the file
+    /// "#1 checkout · /usr/bin/app · cpu (nanoseconds) · 1234 samples"
+    std::string describe(size_t index) const;
+};
+
+class Profile {
+public:
+    StringTable strings;
+
+    std::vector<ValueType> sampleTypes;
+    size_t defaultSampleType = 0; ///< index into sampleTypes
+    ValueType periodType;
+    int64_t period = 0;
+    int64_t timeNanos = 0;
+    int64_t durationNanos = 0;
+    std::vector<StringId> comments;
+    StringId dropFrames;
+    StringId keepFrames;
+    StringId docUrl;
+
+    std::vector<Mapping> mappings;
+    std::vector<Function> functions;
+    std::vector<Location> locations;
+    std::vector<Line> lines; ///< inline chains of all locations, back to back
+
+    // Stacks, deduplicated: stack i is stackLocations[stackBegin[i] .. stackBegin[i+1]), leaf first.
+    std::vector<uint32_t> stackBegin{0};
+    std::vector<LocationId> stackLocations;
+
+    // Samples: sample i has stack sampleStacks[i] and values sampleValues[i*n .. i*n+n) where
+    // n = sampleTypes.size().
+    std::vector<StackId> sampleStacks;
+    std::vector<int64_t> sampleValues;
+    // Labels: empty when no sample has any; else sample i has labels[labelBegin[i] .. labelBegin[i+1]).
+    std::vector<uint32_t> labelBegin;
+    std::vector<Label> labels;
+    // Timestamps in nanoseconds: empty, or one per sample (0 = none).
+    std::vector<int64_t> sampleTimestamps;
+    // Trace links: empty, or one per sample, an index into links (0 = none; links[0] is unused).
+    std::vector<uint32_t> sampleLinks;
+    std::vector<SampleLink> links;
+
+    /// Attributes of the profile as a whole (OTLP: resource, scope and profile attributes, in
+    /// that order), as labels: key and string or number.
+    std::vector<Label> attributes;
+    /// The profiles of the file this one was read from, when it holds several kinds (OTLP); empty
+    /// for single-profile formats. profileIndex is the one read.
+    std::vector<ProfileChoice> profilesInFile;
+    size_t profileIndex = 0;
+    /// The file format's version the reader saw ("1.10.0" for OTLP), empty when not versioned.
+    std::string formatVersion;
+
+    /// The string value of attribute key, or "" when there is none.
+    std::string_view attribute(std::string_view key) const;
+
+    // --- access
+    size_t sampleCount() const { return sampleStacks.size(); }
+    size_t stackCount() const { return stackBegin.size() - 1; }
+    std::span<const LocationId> stack(StackId id) const
+    {
+        return {stackLocations.data() + stackBegin[id.index()], stackLocations.data() + stackBegin[id.index() + 1]};
+    }
+    std::span<const LocationId> sampleStack(size_t sample) const { return stack(sampleStacks[sample]); }
+    std::span<const int64_t> values(size_t sample) const
+    {
+        const size_t n = sampleTypes.size();
+        return {sampleValues.data() + sample * n, n};
+    }
+    int64_t value(size_t sample, size_t type) const { return sampleValues[sample * sampleTypes.size() + type]; }
+    std::span<const Label> sampleLabels(size_t sample) const
+    {
+        if (labelBegin.empty())
+            return {};
+        return {labels.data() + labelBegin[sample], labels.data() + labelBegin[sample + 1]};
+    }
+    std::span<const Line> linesOf(const Location& loc) const { return {lines.data() + loc.linesBegin, loc.lineCount}; }
+    std::span<Line> linesOf(const Location& loc) { return {lines.data() + loc.linesBegin, loc.lineCount}; }
+
+    const Mapping* mappingOf(const Location& loc) const
+    {
+        return loc.mapping.valid() ? &mappings[loc.mapping.index()] : nullptr;
+    }
+    std::string_view str(StringId id) const { return strings.get(id); }
+
+    /// Index of the sample type named type (e.g. "cpu"); -1 when there is none.
+    int findSampleType(std::string_view type) const;
+    /// Sum of every sample's value of the given type.
+    int64_t totalValue(size_t type) const;
+    /// Per stack id, the sum of the values of the given type of the samples with that stack.
+    std::vector<int64_t> valuePerStack(size_t type) const;
+
+    // --- building
+    /// Adds a stack (leaf first), returning the id of an identical one if it exists.
+    StackId internStack(std::span<const LocationId> locations);
+    /// Adds a stack that the caller knows is none of the profile's stacks yet (a reader that
+    /// tells stacks apart by their encoded bytes), without looking for it.
+    StackId appendNewStack(std::span<const LocationId> locations);
+    /// Appends a sample; values must have sampleTypes.size() entries.
+    void addSample(StackId stack, std::span<const int64_t> values);
+    /// Drops the look-up tables used while building (internStack's index).
+    void finishBuilding();
+
+    /// Recomputes each location's FrameStatus from its lines and mapping (readers call this).
+    void updateFrameStatuses();
+
+private:
+    StackIndex m_stackIndex;
+};
+
+/// True for mappings that pprof's conventions call unsymbolizable: "[vdso]", "[vsyscall]",
+/// "[kernel.kallsyms]...", "linux-vdso...", "/dev/dri/...", "//anon...".
+bool isUnsymbolizableMappingName(std::string_view file);
+
+} // namespace symflame::model

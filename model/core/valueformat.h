@@ -1,0 +1,23 @@
+// How values, numbers and paths read as text, the same everywhere (flame graph, tables, CLI,
+// export). Free of the profile's types, so that the profile itself can use it.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace symflame::model {
+
+/// Last path component ("/usr/lib/libc.so.6" -> "libc.so.6").
+std::string_view baseName(std::string_view path);
+
+/// v as "0x" and lowercase hexadecimal digits, no padding ("0x4010a0").
+std::string hexNumber(uint64_t v);
+
+/// A value with its unit, scaled for reading: "1.25s", "340ms", "12.5MiB", "1234". Time units
+/// scale ns/us/ms/s/hrs, byte units 1024-based B/KiB/MiB/GiB/TiB/PiB (where pprof, scaling the
+/// same way, says kB/MB/...), with at most two decimals and trailing zeros dropped; count-like
+/// units ("count", "samples", none) print the plain integer; other units print as "12 widgets".
+std::string formatValue(int64_t value, std::string_view unit);
+
+} // namespace symflame::model

@@ -1,0 +1,267 @@
+// Whole-file reads and atomic writes on POSIX: errors say what the system refused, and a write
+// goes to a temporary file in the target's directory that is renamed over the target only once
+// it is complete and on disk.
+#include "model/io/fileio.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <climits>
+#include <cstdlib>
+#include <fcntl.h>
+#include <string_view>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <system_error>
+#include <unistd.h>
+
+namespace symflame::model {
+
+namespace {
+
+std::string errnoText(int err)
+{
+    std::string s = std::error_code(err, std::generic_category()).message();
+    if (!s.empty() && s[0] >= 'A' && s[0] <= 'Z')
+        s[0] = static_cast<char>(s[0] - 'A' + 'a');
+    return s;
+}
+
+Error openError(int err, const std::string& path)
+{
+    switch (err) {
+    case ENOENT:
+        return makeError(ErrorCode::NotFound, "no such file", path);
+    case ENOTDIR:
+        return makeError(ErrorCode::NotFound, "no such file (a part of the path is not a directory)", path);
+    case EACCES:
+    case EPERM:
+        return makeError(ErrorCode::Io, "permission denied", path);
+    case EISDIR:
+        return makeError(ErrorCode::Io, "is a directory", path);
+    default:
+        return makeError(ErrorCode::Io, "cannot open: " + errnoText(err), path);
+    }
+}
+
+class Fd {
+public:
+    explicit Fd(int fd)
+        : m_fd(fd)
+    {
+    }
+    ~Fd()
+    {
+        if (m_fd >= 0)
+            ::close(m_fd);
+    }
+    Fd(const Fd&) = delete;
+    Fd& operator=(const Fd&) = delete;
+    int get() const { return m_fd; }
+    /// Closes now, returning close()'s errno (0 on success).
+    int close()
+    {
+        const int r = ::close(m_fd);
+        m_fd = -1;
+        return r == 0 ? 0 : errno;
+    }
+
+private:
+    int m_fd;
+};
+
+// Reads until end of file into out. expected (the size fstat reported) sizes the buffer; past it
+// reads go through a small chunk, so a file that is exactly as large as it said costs no second
+// buffer.
+int readAll(int fd, std::vector<uint8_t>& out, size_t expected, uint64_t maxBytes, bool* tooLarge)
+{
+    auto readSome = [fd](uint8_t* p, size_t n) {
+        ssize_t r;
+        do {
+            r = ::read(fd, p, std::min<size_t>(n, size_t(1) << 30));
+        } while (r < 0 && errno == EINTR);
+        return r;
+    };
+    resizeForWriting(out, expected);
+    size_t have = 0;
+    while (have < out.size()) {
+        const ssize_t n = readSome(out.data() + have, out.size() - have);
+        if (n < 0)
+            return errno;
+        if (n == 0)
+            break; // the file shrank
+        have += static_cast<size_t>(n);
+    }
+    if (have == out.size()) {
+        // The file may have grown, or have reported no size (procfs, pipes): read on until EOF.
+        std::vector<uint8_t> chunk(size_t(64) << 10);
+        for (;;) {
+            const ssize_t n = readSome(chunk.data(), chunk.size());
+            if (n < 0)
+                return errno;
+            if (n == 0)
+                break;
+            if (uint64_t(have) + uint64_t(n) > maxBytes) {
+                *tooLarge = true;
+                return 0;
+            }
+            out.insert(out.end(), chunk.begin(), chunk.begin() + n);
+            have += static_cast<size_t>(n);
+        }
+    }
+    out.resize(have);
+    return 0;
+}
+
+int writeAll(int fd, std::span<const uint8_t> data)
+{
+    const uint8_t* p = data.data();
+    size_t left = data.size();
+    while (left > 0) {
+        const ssize_t n = ::write(fd, p, std::min<size_t>(left, size_t(1) << 30));
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            return errno;
+        }
+        p += n;
+        left -= static_cast<size_t>(n);
+    }
+    return 0;
+}
+
+std::string baseNameOf(const std::string& path)
+{
+    const auto slash = path.rfind('/');
+    return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+} // namespace
+
+void resizeForWriting(std::vector<uint8_t>& buffer, size_t n)
+{
+    buffer.clear();
+    buffer.reserve(n);
+#ifdef __linux__
+    constexpr size_t kFrom = size_t(4) << 20; // below, faults cost too little to matter
+    if (n >= kFrom) {
+        constexpr int kPopulateWrite = 23; // MADV_POPULATE_WRITE, where the headers lack it
+        const auto page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
+        const auto begin = (reinterpret_cast<uintptr_t>(buffer.data()) + page - 1) & ~(page - 1);
+        const auto end = (reinterpret_cast<uintptr_t>(buffer.data()) + n) & ~(page - 1);
+        if (end > begin)
+            (void)::madvise(reinterpret_cast<void*>(begin), end - begin, kPopulateWrite); // EINVAL before 5.14
+    }
+#endif
+    buffer.resize(n); // zeroes: pages already mapped, so about as fast as memset
+}
+
+Result<std::vector<uint8_t>> readWholeFile(const std::string& path, uint64_t maxBytes)
+{
+    if (path.empty())
+        return makeError(ErrorCode::Usage, "empty file name");
+    Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+    if (fd.get() < 0)
+        return openError(errno, path);
+    struct stat st { };
+    if (::fstat(fd.get(), &st) != 0)
+        return makeError(ErrorCode::Io, "cannot read: " + errnoText(errno), path);
+    if (S_ISDIR(st.st_mode))
+        return makeError(ErrorCode::Io, "is a directory", path);
+    size_t expected = 0;
+    if (S_ISREG(st.st_mode)) {
+        if (static_cast<uint64_t>(st.st_size) > maxBytes)
+            return makeError(ErrorCode::TooLarge,
+                "file is too large (" + std::to_string(st.st_size) + " bytes, the limit is " + std::to_string(maxBytes)
+                    + ")",
+                path);
+        expected = static_cast<size_t>(st.st_size);
+    }
+    std::vector<uint8_t> data;
+    bool tooLarge = false;
+    if (int err = readAll(fd.get(), data, expected, maxBytes, &tooLarge); err != 0)
+        return makeError(
+            ErrorCode::Io, err == EISDIR ? std::string("is a directory") : "cannot read: " + errnoText(err), path);
+    if (tooLarge)
+        return makeError(
+            ErrorCode::TooLarge, "file is larger than the limit of " + std::to_string(maxBytes) + " bytes", path);
+    return data;
+}
+
+Status writeFileAtomically(const std::string& path, std::span<const uint8_t> data)
+{
+    if (path.empty())
+        return makeError(ErrorCode::Usage, "empty file name");
+
+    // Writing through a symbolic link replaces the file it points to, not the link.
+    std::string target = path;
+    struct stat lst { };
+    if (::lstat(path.c_str(), &lst) == 0 && S_ISLNK(lst.st_mode)) {
+        if (char* real = ::realpath(path.c_str(), nullptr)) {
+            target = real;
+            std::free(real);
+        }
+    }
+
+    mode_t mode = 0644;
+    struct stat st { };
+    if (::stat(target.c_str(), &st) == 0) {
+        if (S_ISDIR(st.st_mode))
+            return makeError(ErrorCode::Io, "cannot write: is a directory", path);
+        mode = st.st_mode & 07777;
+    }
+
+    const std::string dir = directoryOf(target);
+    std::string tmp = dir + "/." + baseNameOf(target) + ".tmp-XXXXXX";
+    const int rawFd = ::mkstemp(tmp.data());
+    if (rawFd < 0) {
+        const int err = errno;
+        return makeError(ErrorCode::Io, "cannot create a temporary file in " + dir + ": " + errnoText(err), path);
+    }
+    Fd fd(rawFd);
+    auto failWith = [&](const std::string& what, int err) {
+        ::unlink(tmp.c_str());
+        return Status(makeError(ErrorCode::Io, what + ": " + errnoText(err), path));
+    };
+
+    if (::fchmod(fd.get(), mode) != 0)
+        return failWith("cannot set the permissions of the temporary file", errno);
+    if (int err = writeAll(fd.get(), data); err != 0)
+        return failWith("cannot write", err);
+    if (::fsync(fd.get()) != 0)
+        return failWith("cannot write (fsync)", errno);
+    if (int err = fd.close(); err != 0)
+        return failWith("cannot write (close)", err);
+    if (::rename(tmp.c_str(), target.c_str()) != 0)
+        return failWith("cannot replace the file", errno);
+
+    // Make the rename itself durable; failing here loses nothing, so it is not an error.
+    const int dirFd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dirFd >= 0) {
+        ::fsync(dirFd);
+        ::close(dirFd);
+    }
+    return Status::success();
+}
+
+bool isSameFile(const std::string& a, const std::string& b)
+{
+    if (a.empty() || b.empty())
+        return false;
+    struct stat sa { };
+    struct stat sb { };
+    if (::stat(a.c_str(), &sa) != 0 || ::stat(b.c_str(), &sb) != 0)
+        return false;
+    return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+std::string directoryOf(const std::string& path)
+{
+    const auto slash = path.rfind('/');
+    if (slash == std::string::npos)
+        return ".";
+    if (slash == 0)
+        return "/";
+    return path.substr(0, slash);
+}
+
+} // namespace symflame::model

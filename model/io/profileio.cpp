@@ -1,0 +1,208 @@
+// Loading and saving profiles by path: reads the file, decompresses gzip, recognises the format
+// from its first fields and hands it to the reader; every error names the file.
+#include "model/io/profileio.h"
+
+#include "model/io/cpuprofile.h"
+#include "model/io/fileio.h"
+#include "model/io/otlp/otlp.h"
+#include "model/io/pprof/pprof.h"
+#include "model/io/protowire.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <string>
+
+namespace symflame::model {
+
+namespace {
+
+using protowire::DecodeError;
+using protowire::Decoder;
+using protowire::Field;
+using protowire::WireType;
+
+// Wire type each top-level field of perftools.profiles.Profile has (index = field number).
+bool pprofTopLevelTypeOk(uint32_t number, WireType type)
+{
+    switch (number) {
+    case 1: // sample_type
+    case 2: // sample
+    case 3: // mapping
+    case 4: // location
+    case 5: // function
+    case 6: // string_table
+    case 11: // period_type
+        return type == WireType::Len;
+    case 13: // comment, packed or not
+        return type == WireType::Len || type == WireType::Varint;
+    case 7:
+    case 8:
+    case 9:
+    case 10:
+    case 12:
+    case 14:
+    case 15:
+        return type == WireType::Varint;
+    default:
+        return true;
+    }
+}
+
+// A profile is taken for pprof when its first fields parse as protobuf, at least one is a pprof
+// field and every pprof field has its wire type. Only the first fields are looked at, so a
+// truncated file is still recognised (and the reader then says where it ends).
+bool looksLikePprof(std::span<const uint8_t> data)
+{
+    Decoder d(data);
+    Field f;
+    int known = 0;
+    for (int fields = 0; fields < 64 && d.next(f); ++fields) {
+        if (f.number > 15)
+            continue;
+        if (!pprofTopLevelTypeOk(f.number, f.type))
+            return false;
+        ++known;
+    }
+    if (d.failed()) {
+        if (d.error() != DecodeError::Truncated)
+            return false;
+        // The field that runs past the end counts when its tag is a pprof one.
+        if (f.number >= 1 && f.number <= 15 && pprofTopLevelTypeOk(f.number, f.type))
+            ++known;
+    }
+    return known > 0;
+}
+
+std::string describeStart(std::span<const uint8_t> data)
+{
+    const size_t n = std::min<size_t>(data.size(), 8);
+    std::string hex;
+    std::string text;
+    for (size_t i = 0; i < n; ++i) {
+        char buf[4];
+        std::snprintf(buf, sizeof buf, "%02x", data[i]);
+        if (i)
+            hex += ' ';
+        hex += buf;
+        const char c = static_cast<char>(data[i]);
+        text += (data[i] >= 0x20 && data[i] < 0x7f && c != '"') ? c : '.';
+    }
+    return "it starts with " + hex + " \"" + text + "\"";
+}
+
+} // namespace
+
+const char* profileFormatName(ProfileFormat f)
+{
+    switch (f) {
+    case ProfileFormat::Unknown:
+        return "unknown";
+    case ProfileFormat::Pprof:
+        return "pprof";
+    case ProfileFormat::CpuProfile:
+        return "cpuprofile";
+    case ProfileFormat::Otlp:
+        return "otlp";
+    case ProfileFormat::OtlpJson:
+        return "otlp-json";
+    }
+    return "?";
+}
+
+ProfileFormat detectFormat(std::span<const uint8_t> decompressed)
+{
+    if (decompressed.empty())
+        return ProfileFormat::Unknown;
+    if (looksLikeOtlpJson(decompressed))
+        return ProfileFormat::OtlpJson;
+    // Before pprof: OTLP's two top-level fields also have pprof's numbers and wire types.
+    if (looksLikeOtlpProtobuf(decompressed))
+        return ProfileFormat::Otlp;
+    if (looksLikePprof(decompressed))
+        return ProfileFormat::Pprof;
+    if (looksLikeCpuProfile(decompressed))
+        return ProfileFormat::CpuProfile;
+    return ProfileFormat::Unknown;
+}
+
+Result<Profile> loadProfile(
+    const std::string& path, const LoadOptions& options, Progress* progress, ProfileFormat* format)
+{
+    if (progress)
+        progress->setStage("reading file");
+    auto file = readWholeFile(path);
+    if (!file)
+        return file.error().withPath(path);
+
+    std::vector<uint8_t> inflated;
+    const bool compressed = isGzip(*file);
+    auto decompressed = decompressIfGzip(*file, inflated, options.limits, progress);
+    if (!decompressed)
+        return decompressed.error().withPath(path);
+    const std::span<const uint8_t> raw = *decompressed;
+    if (compressed)
+        std::vector<uint8_t>().swap(file.value()); // the compressed copy is no longer needed: free it before parsing
+
+    const ProfileFormat detected = detectFormat(raw);
+    if (format)
+        *format = detected;
+    if ((detected == ProfileFormat::Otlp || detected == ProfileFormat::OtlpJson) && progress)
+        progress->setStage("reading OTLP");
+    OtlpReadOptions oo;
+    oo.limits = options.limits;
+    oo.profileIndex = options.profileIndex;
+    switch (detected) {
+    case ProfileFormat::Otlp: {
+        auto profile = readOtlp(raw, oo, progress);
+        if (!profile)
+            return profile.error().withPath(path);
+        return profile;
+    }
+    case ProfileFormat::OtlpJson: {
+        auto profile = readOtlpJson(raw, oo, progress);
+        if (!profile)
+            return profile.error().withPath(path);
+        return profile;
+    }
+    case ProfileFormat::Pprof: {
+        PprofReadOptions po;
+        po.limits = options.limits;
+        auto profile = readPprof(raw, po, progress);
+        if (!profile)
+            return profile.error().withPath(path);
+        return profile;
+    }
+    case ProfileFormat::CpuProfile: {
+        auto profile = readCpuProfile(raw);
+        if (!profile)
+            return profile.error().withPath(path);
+        return profile;
+    }
+    case ProfileFormat::Unknown:
+        break;
+    }
+    return makeError(ErrorCode::Unsupported,
+        std::string("not a profile symflame can read (") + (compressed ? "gzip-compressed; once decompressed " : "")
+            + describeStart(raw) + ", which is neither pprof, OTLP profiles (protobuf or JSON) nor a V8 .cpuprofile)",
+        path);
+}
+
+Status saveProfile(const Profile& profile, const std::string& path, ProfileFormat format, const std::string& inputPath)
+{
+    if (!inputPath.empty() && isSameFile(path, inputPath))
+        return makeError(ErrorCode::Usage, "refusing to overwrite the input file", path);
+    switch (format) {
+    case ProfileFormat::Pprof:
+        return writePprofFile(profile, path);
+    case ProfileFormat::Otlp:
+        return writeOtlpFile(profile, path);
+    case ProfileFormat::OtlpJson:
+    case ProfileFormat::CpuProfile:
+    case ProfileFormat::Unknown:
+        break;
+    }
+    return makeError(
+        ErrorCode::Usage, std::string("cannot write profiles in the ") + profileFormatName(format) + " format", path);
+}
+
+} // namespace symflame::model

@@ -1,0 +1,37 @@
+// Loading and saving profiles by path: detects the format, adds the path to every error.
+// New formats (OTLP, folded, .cpuprofile) plug in here.
+#pragma once
+
+#include "model/io/gzip.h"
+#include "model/core/profile.h"
+#include "model/core/progress.h"
+#include "model/core/result.h"
+
+#include <span>
+#include <string>
+
+namespace symflame::model {
+
+enum class ProfileFormat { Unknown, Pprof, CpuProfile, Otlp, OtlpJson };
+const char* profileFormatName(ProfileFormat f);
+
+struct LoadOptions {
+    DecompressLimits limits;
+    /// For files that hold several profiles (OTLP): which one, from 0.
+    size_t profileIndex = 0;
+};
+
+/// Guesses the format from the first bytes (after gunzip when compressed).
+ProfileFormat detectFormat(std::span<const uint8_t> decompressed);
+
+/// Reads and parses the file at path; errors have path set. The format read is put in *format
+/// when given.
+Result<Profile> loadProfile(const std::string& path, const LoadOptions& options = {}, Progress* progress = nullptr,
+                            ProfileFormat* format = nullptr);
+
+/// Writes the profile to path (atomically): pprof gzip-compressed, OTLP protobuf (gzip-compressed
+/// when path ends in .gz). Refuses to overwrite inputPath when it names the same file.
+Status saveProfile(const Profile& profile, const std::string& path, ProfileFormat format = ProfileFormat::Pprof,
+                   const std::string& inputPath = {});
+
+} // namespace symflame::model

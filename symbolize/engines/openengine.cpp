@@ -1,0 +1,68 @@
+#include "symbolize/engines/openengine.h"
+
+#include "symbolize/engines/dwarfengine.h"
+#include "symbolize/engines/goengine.h"
+
+namespace symflame::symbolize {
+
+namespace {
+
+// DWARF and symbol tables through LLVM.
+class LlvmEngine final : public SymbolizerEngine {
+public:
+    LlvmEngine(std::unique_ptr<DwarfEngine> impl, DebugSource source)
+        : m_impl(std::move(impl))
+        , m_source(source)
+    {
+    }
+
+    model::Status symbolize(
+        std::span<const uint64_t> addresses, SymbolizedAddresses& out, const std::atomic<bool>* cancel) override
+    {
+        return m_impl->symbolize(addresses, out, cancel);
+    }
+    DebugSource source() const override { return m_source; }
+    const char* engineName() const override
+    {
+        return m_impl->usesSupplementary() ? "llvm-dwarf+dwz" : "llvm-dwarf";
+    }
+    size_t warningCount() const override { return m_impl->warningCount(); }
+    std::vector<std::string> warnings() const override { return m_impl->warnings(); }
+
+private:
+    std::unique_ptr<DwarfEngine> m_impl;
+    DebugSource m_source;
+};
+
+} // namespace
+
+model::Result<std::unique_ptr<SymbolizerEngine>> openEngine(const LocateResult& located, const EngineOptions& options)
+{
+    if (located.status != LocateStatus::Found || !located.binary)
+        return model::makeError(model::ErrorCode::NotFound, "no binary to symbolize with: " + located.summary());
+    // DWARF when present and complete (units and line tables), else a Go binary's gopclntab.
+    const bool completeDwarf
+        = located.dwarf && located.dwarf->contents().readableDwarf() && located.dwarf->contents().debugLine;
+    if (!completeDwarf && looksLikeGoBinary(*located.binary)) {
+        auto go = GoEngine::open(located.binary, options);
+        if (go)
+            return std::unique_ptr<SymbolizerEngine>(std::move(*go));
+        if (located.source == DebugSource::None)
+            return go.error();
+    }
+    if (located.source == DebugSource::None)
+        return model::makeError(model::ErrorCode::NotFound, located.summary());
+
+    ModuleFiles files { located.binary, located.dwarf, located.symbols, located.symbolKind, located.supplementary,
+        located.dynamicSymbols };
+    DwarfEngine::Options so;
+    so.demangle = options.demangle;
+    so.maxWarnings = options.maxWarnings;
+    auto dwarf = DwarfEngine::create(files, so);
+    if (!dwarf)
+        return dwarf.error();
+    return std::unique_ptr<SymbolizerEngine>(
+        std::make_unique<LlvmEngine>(std::move(*dwarf), located.source));
+}
+
+} // namespace symflame::symbolize

@@ -1,0 +1,95 @@
+// Fetches debug files and executables by build ID from debuginfod servers through elfutils'
+// libdebuginfod, the client gdb and perf use, so downloads land in (and are served from) the
+// same cache they share. Facts: ../shared/docs/symbolization.md §5.
+//
+// libdebuginfod takes its configuration (server URLs, timeouts, size limit, cache path) only
+// from the environment, read at each query. applyDebuginfodEnvironment() sets those variables
+// from DebuginfodOptions; call it before the clients' threads start and not while any query runs.
+//
+// One DebuginfodClient per thread (a libdebuginfod handle is not thread-safe). Every file a
+// server sends is verified before it is used: it must be ELF and carry the build ID asked for;
+// a file that fails is removed from the cache (so a later fetch can get a good copy) and
+// reported as a mismatch or as not ELF.
+#pragma once
+
+#include "model/core/result.h"
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace symflame::symbolize {
+
+struct DebuginfodOptions {
+    std::vector<std::string> urls; ///< servers, queried in this order; none = no network
+    bool offline = false; ///< never contact a server (libdebuginfod reads its cache only for a
+                          ///< query it may send, so offline uses no debuginfod at all)
+    int timeoutSeconds = 30; ///< a server that sends nothing for this long is given up
+    int maxTimeSeconds = 600; ///< no single download takes longer
+    int64_t maxSizeBytes = 0; ///< larger files are refused by the server/client; 0 = no limit
+    std::string cacheDir; ///< empty = the standard client cache ($XDG_CACHE_HOME/debuginfod_client)
+    unsigned parallelDownloads = 4; ///< downloads at once in a symbolization pass
+
+    bool enabled() const { return !offline && !urls.empty(); }
+};
+
+/// Splits a DEBUGINFOD_URLS value (space separated) into URLs.
+std::vector<std::string> parseDebuginfodUrls(std::string_view value);
+
+/// Sets DEBUGINFOD_URLS, _TIMEOUT, _MAXTIME, _MAXSIZE and _CACHE_PATH for libdebuginfod.
+void applyDebuginfodEnvironment(const DebuginfodOptions& options);
+
+enum class FetchKind : uint8_t { Debuginfo, Executable };
+const char* fetchKindName(FetchKind k);
+
+enum class FetchStatus : uint8_t {
+    Found, ///< path holds a verified file
+    Disabled, ///< offline, or no server configured
+    NotFound, ///< no server has it (404 everywhere, or a cached miss)
+    Timeout,
+    ServerError, ///< connection refused, HTTP 5xx, a broken transfer ...
+    TooLarge,
+    Mismatch, ///< the file received has another build ID
+    NotElf, ///< the file received is not an ELF file
+    Cancelled,
+};
+const char* fetchStatusName(FetchStatus s);
+
+struct FetchResult {
+    FetchStatus status = FetchStatus::Disabled;
+    std::string path; ///< local path of the verified file (Found)
+    std::string server; ///< URL of the download, "cache" when served from the cache, or empty
+    std::string detail; ///< what went wrong, for messages ("build ID 12ab..., wanted 34cd...")
+
+    /// One line: "debuginfo from http://host:port/..." or "debuginfod: timeout (...)".
+    std::string summary() const;
+};
+
+class DebuginfodClient {
+public:
+    ~DebuginfodClient();
+    DebuginfodClient(const DebuginfodClient&) = delete;
+    DebuginfodClient& operator=(const DebuginfodClient&) = delete;
+
+    /// A handle; errors when libdebuginfod can't make one.
+    static model::Result<std::unique_ptr<DebuginfodClient>> create();
+
+    /// Bytes received so far and expected (total 0 when unknown); called from the fetching thread.
+    using ProgressFn = std::function<void(int64_t received, int64_t total)>;
+
+    /// Fetches the file of the given kind for a build ID (hex). Stops with Cancelled soon after
+    /// cancel becomes true.
+    FetchResult fetch(std::string_view buildId, FetchKind kind, const std::atomic<bool>* cancel = nullptr,
+        ProgressFn progress = {});
+
+private:
+    DebuginfodClient() = default;
+    struct Impl;
+    std::unique_ptr<Impl> d;
+};
+
+} // namespace symflame::symbolize
