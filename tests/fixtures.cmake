@@ -134,8 +134,8 @@ add_library(fixture_paths INTERFACE)
 target_include_directories(fixture_paths INTERFACE "${CMAKE_CURRENT_BINARY_DIR}")
 
 # --- tests on the fixtures
-symflame_add_test(NAME tst_roundtrip SOURCES tst_roundtrip.cpp fixtures/pproforacle.h
+symflame_add_test(NAME tst_roundtrip SOURCES tst_roundtrip.cpp
                   LIBS fixture_paths DEPENDS fixtures TIMEOUT 300)
-symflame_add_test(NAME tst_oracle SOURCES tst_oracle.cpp fixtures/pproforacle.h
+symflame_add_test(NAME tst_oracle SOURCES tst_oracle.cpp
                   LIBS fixture_paths DEPENDS fixtures symflame TIMEOUT 300)
 target_compile_definitions(tst_oracle PRIVATE SYMFLAME_EXECUTABLE="$<TARGET_FILE:symflame>")

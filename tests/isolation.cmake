@@ -11,14 +11,14 @@ add_custom_command(
   DEPENDS "${CMAKE_CURRENT_SOURCE_DIR}/isolation/deepdies.s"
   VERBATIM)
 add_custom_target(isolationfixtures DEPENDS "${ISO_DIR}/deepdies")
-symflame_add_test(NAME tst_isolation SOURCES tst_isolation.cpp isolationhelpers.h symfixturehelpers.h symprofilehelpers.h
+symflame_add_test(NAME tst_isolation SOURCES tst_isolation.cpp
   LIBS symbolize DEPENDS symfixtures isolationfixtures symflame TIMEOUT 600)
 target_compile_definitions(tst_isolation PRIVATE ${SF_DEFINES} SYMFLAME_EXECUTABLE="$<TARGET_FILE:symflame>"
   SYMFLAME_ISOLATION_DIR="${ISO_DIR}")
 
 # The viewer (offscreen): the settings and a profile with the crasher.
 if(TARGET ui)
-  symflame_add_test(NAME tst_isolationviewer SOURCES tst_isolationviewer.cpp isolationhelpers.h symfixturehelpers.h symprofilehelpers.h
+  symflame_add_test(NAME tst_isolationviewer SOURCES tst_isolationviewer.cpp
     LIBS ui symbolize DEPENDS symfixtures isolationfixtures symflame TIMEOUT 300)
   target_link_libraries(tst_isolationviewer PRIVATE Qt6::Widgets)
   target_compile_definitions(tst_isolationviewer PRIVATE ${SF_DEFINES} SYMFLAME_ISOLATION_DIR="${ISO_DIR}")

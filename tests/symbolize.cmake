@@ -274,6 +274,6 @@ symflame_add_test(NAME tst_symbolizer SOURCES tst_symbolizer.cpp LIBS symbolize
   DEPENDS symfixtures TIMEOUT 600)
 target_compile_definitions(tst_symbolizer PRIVATE ${SF_DEFINES})
 # `symflame symbolize` on the gperftools fixture (tests/fixtures.cmake), read back by go tool pprof.
-symflame_add_test(NAME tst_symbolizecli SOURCES tst_symbolizecli.cpp fixtures/pproforacle.h
+symflame_add_test(NAME tst_symbolizecli SOURCES tst_symbolizecli.cpp
   LIBS fixture_paths DEPENDS symflame fixtures TIMEOUT 300)
 target_compile_definitions(tst_symbolizecli PRIVATE SYMFLAME_EXECUTABLE="$<TARGET_FILE:symflame>")

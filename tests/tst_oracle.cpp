@@ -3,9 +3,9 @@
 // `symflame collapse` against `go tool pprof -traces`, for every sample type of every fixture,
 // and `symflame info --json` against `protoc --decode_raw` (the file as written). pprof's
 // text formats, and how its names of unsymbolized and inline frames map to symflame's, are
-// described in fixtures/pproforacle.h.
+// described in support/pproforacle.h.
 #include "fixtures/fixturepaths.h"
-#include "fixtures/pproforacle.h"
+#include "pproforacle.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

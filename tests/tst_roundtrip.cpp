@@ -6,7 +6,7 @@
 //   compared by content since ids are renumbered), and
 // - the written file is gzip and loads back to an equal Profile.
 #include "fixtures/fixturepaths.h"
-#include "fixtures/pproforacle.h"
+#include "pproforacle.h"
 
 #include "model/io/pprof/pprof.h"
 #include "model/io/profileio.h"

@@ -5,7 +5,7 @@
 // `symflame info --json` counts the symbolized locations, the per-mapping report (text and JSON),
 // the input left untouched, and the exit codes of refused and malformed command lines.
 #include "fixtures/fixturepaths.h"
-#include "fixtures/pproforacle.h"
+#include "pproforacle.h"
 
 #include <QByteArray>
 #include <QCryptographicHash>
