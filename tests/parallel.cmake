@@ -29,7 +29,7 @@ target_compile_definitions(tst_debuginfocheck PRIVATE ${SF_DEFINES} SYMFLAME_EXE
 # Missing-debuginfo triage: rows and statuses, the table model and the panel (offscreen).
 if(TARGET ui)
   symflame_add_test(NAME tst_binariespanel SOURCES tst_binariespanel.cpp
-    LIBS ui symbolize DEPENDS symfixtures symflame TIMEOUT 300)
+    LIBS ui symbolize symflame_testsupport_widgets DEPENDS symfixtures symflame TIMEOUT 300)
   target_link_libraries(tst_binariespanel PRIVATE Qt6::Widgets)
   target_compile_definitions(tst_binariespanel PRIVATE ${SF_DEFINES} SYMFLAME_EXECUTABLE="$<TARGET_FILE:symflame>")
   set_target_properties(tst_binariespanel PROPERTIES AUTOMOC_COMPILER_PREDEFINES OFF)

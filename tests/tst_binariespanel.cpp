@@ -8,6 +8,8 @@
 // bar. Screenshots: SYMFLAME_TEST_BINARY_DIR/binaries-panel.png, window-binaries-*.png,
 // window-downloading.png.
 #include "debuginfod/faultyhttpserver.h"
+#include "dialoghelpers.h"
+#include "processhelpers.h"
 #include "symfixturehelpers.h"
 #include "symprofilehelpers.h"
 
@@ -27,6 +29,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QProcess>
 #include <QPushButton>
 #include <QDockWidget>
 #include <QElapsedTimer>
@@ -46,6 +49,8 @@
 
 using namespace symflame;
 using namespace symflame::symbolize;
+using symflame::testing::answerFileDialog;
+using symflame::testing::runSymflame;
 
 namespace {
 
@@ -55,37 +60,6 @@ const BinaryRow* rowNamed(const std::vector<BinaryRow>& rows, const std::string&
         if (r.name == name)
             return &r;
     return nullptr;
-}
-
-// Runs symflame with args; returns stdout, and the exit code in *code.
-QByteArray runSymflame(const QStringList& args, int* code)
-{
-    QProcess p;
-    p.start(QStringLiteral(SYMFLAME_EXECUTABLE), args);
-    if (!p.waitForFinished(120000)) {
-        *code = -1;
-        return {};
-    }
-    *code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    return p.readAllStandardOutput();
-}
-
-// Answers the next modal file dialog with path (a file or a directory), from the event loop
-// the dialog runs. Each retry schedules a new attempt (a lambda that held a shared_ptr to itself
-// was a reference cycle: LeakSanitizer reported it).
-void answerFileDialog(const QString& path, bool* answered, int delayMs = 0)
-{
-    QTimer::singleShot(delayMs, [path, answered] {
-        auto* dialog = qobject_cast<QFileDialog*>(QApplication::activeModalWidget());
-        if (!dialog) {
-            answerFileDialog(path, answered, 20);
-            return;
-        }
-        dialog->setDirectory(QFileInfo(path).absolutePath());
-        dialog->selectFile(path);
-        *answered = true;
-        QMetaObject::invokeMethod(dialog, "accept");
-    });
 }
 
 // Functions of the unstripped binary as nm lists them (text symbols with a size).

@@ -3,6 +3,7 @@
 // (so every expected number follows from the samples written below), plus the fixtures'
 // Go profile for the fields a real producer fills in.
 #include "fixtures/fixturepaths.h"
+#include "processhelpers.h"
 #include "model/io/pprof/pprof.h"
 #include "model/core/profile.h"
 #include "ui/flamegraphpainter.h"
@@ -14,8 +15,6 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QObject>
-#include <QProcess>
-#include <QProcessEnvironment>
 #include <QRandomGenerator>
 #include <QTemporaryDir>
 #include <QTest>
@@ -27,36 +26,8 @@ using namespace symflame;
 
 namespace {
 
-struct Run {
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-    QList<QByteArray> errLines() const
-    {
-        QList<QByteArray> lines = err.split('\n');
-        if (!lines.isEmpty() && lines.last().isEmpty())
-            lines.removeLast();
-        return lines;
-    }
-};
-
-// Runs symflame; env entries in unset are removed from the environment first.
-Run runSymflame(const QStringList& args, const QStringList& unset = {})
-{
-    QProcess p;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    for (const QString& name : unset)
-        env.remove(name);
-    p.setProcessEnvironment(env);
-    p.start(QStringLiteral(SYMFLAME_EXECUTABLE), args);
-    Run r;
-    if (!p.waitForStarted(20000) || !p.waitForFinished(60000))
-        return r;
-    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
-    r.out = p.readAllStandardOutput();
-    r.err = p.readAllStandardError();
-    return r;
-}
+using Run = testing::ProcessResult;
+using testing::runSymflame;
 
 // Two sample types (samples/count, cpu/nanoseconds at 10 ms per sample), one mapped binary
 // with five named functions and one location that has no symbol, and an empty [vdso] mapping.
@@ -261,7 +232,7 @@ private slots:
     void viewerWithoutDisplay()
     {
         // No display and no platform chosen: a clear message instead of Qt's xcb abort.
-        const Run r = runSymflame({ m_profile }, { "DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM" });
+        const Run r = runSymflame({ m_profile }, { .unsetEnv = { "DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM" } });
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains("no display"), r.err.constData());
         QVERIFY2(r.err.contains("xvfb-run") && r.err.contains("QT_QPA_PLATFORM=offscreen")
@@ -273,7 +244,7 @@ private slots:
     {
         // Headless: no display, no platform plugin.
         const Run r = runSymflame({ QStringLiteral("info"), m_profile, QStringLiteral("--json") },
-            { "DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM" });
+            { .unsetEnv = { "DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM" } });
         QCOMPARE(r.exitCode, 0);
         QVERIFY(r.err.isEmpty());
         QJsonParseError error;
@@ -351,7 +322,7 @@ private slots:
     {
         const Run r = runSymflame(
             { QStringLiteral("top"), m_profile, QStringLiteral("--json"), QStringLiteral("-n"), QStringLiteral("0") },
-            { "DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM" });
+            { .unsetEnv = { "DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM" } });
         QCOMPARE(r.exitCode, 0);
         QJsonParseError error;
         const QJsonObject o = QJsonDocument::fromJson(r.out, &error).object();
@@ -410,8 +381,8 @@ private slots:
 
     void collapse()
     {
-        const Run r = runSymflame(
-            { QStringLiteral("collapse"), m_profile }, { "DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM" });
+        const Run r = runSymflame({ QStringLiteral("collapse"), m_profile },
+            { .unsetEnv = { "DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM" } });
         QCOMPARE(r.exitCode, 0);
         QCOMPARE(r.out,
             QByteArray("main 50000000\n"
@@ -432,7 +403,7 @@ private slots:
         const QString out = path("flame.png");
         const Run r = runSymflame({ QStringLiteral("render"), m_profile, QStringLiteral("-o"), out,
                                       QStringLiteral("--width"), QStringLiteral("640") },
-            { "DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM" });
+            { .unsetEnv = { "DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM" } });
         QVERIFY2(r.exitCode == 0, r.err.constData());
         QImage image(out);
         QVERIFY(!image.isNull());

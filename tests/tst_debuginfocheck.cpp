@@ -2,6 +2,7 @@
 // llvm-dwarfdump-19 and readelf on the same files), compression, symbol tables, the debug info
 // that would be used, and the exit code a CI pipeline checks: 0 when every file symbolizes with
 // lines, 1 when one does not, 2 when one can't be read.
+#include "processhelpers.h"
 #include "symfixturehelpers.h"
 
 #include <QDir>
@@ -9,6 +10,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QProcess>
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
@@ -17,23 +19,8 @@
 
 namespace {
 
-struct Run {
-    int exitCode = -1;
-    QByteArray out, err;
-};
-
-Run symflame(const QStringList& args)
-{
-    QProcess p;
-    p.start(SYMFLAME_EXECUTABLE, args);
-    Run r;
-    if (!p.waitForFinished(120000))
-        return r;
-    r.exitCode = p.exitCode();
-    r.out = p.readAllStandardOutput();
-    r.err = p.readAllStandardError();
-    return r;
-}
+using Run = symflame::testing::ProcessResult;
+using symflame::testing::runSymflame;
 
 // llvm-dwarfdump's unit headers: the set of versions and the number of compile units.
 std::pair<std::set<int>, int> dwarfdumpUnits(const QString& file)
@@ -70,7 +57,7 @@ private slots:
         const QStringList files = { symtest::fixture("cxx_pie"), symtest::fixture("cxx_dwarf4"),
             symtest::fixture("cxx_zstd"), symtest::fixture("cxx_zlib"), symtest::fixture("c_pie"),
             symtest::fixture("rust_prog") };
-        const Run r = symflame(QStringList { "debuginfo", "check", "--json" } + files);
+        const Run r = runSymflame(QStringList { "debuginfo", "check", "--json" } + files);
         QCOMPARE(r.exitCode, 0);
         const QJsonArray a = QJsonDocument::fromJson(r.out).array();
         QCOMPARE(a.size(), files.size());
@@ -108,31 +95,31 @@ private slots:
         QCOMPARE(QProcess::execute("strip", { "--strip-all", orig, "-o", stripped }), 0);
         QVERIFY(QFile::exists(debugFile) && QFile::exists(stripped));
 
-        Run r = symflame({ "debuginfo", "check", stripped });
+        Run r = runSymflame({ "debuginfo", "check", stripped });
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.out.contains("NOTHING") || r.out.contains("NO LINES"), r.out.constData());
         QVERIFY(r.out.contains(id.mid(2).toUtf8() + ".debug: not found")); // the tried build-id path
 
-        r = symflame({ "debuginfo", "check", "--debug-dir", tmp.filePath("debug"), stripped });
+        r = runSymflame({ "debuginfo", "check", "--debug-dir", tmp.filePath("debug"), stripped });
         QCOMPARE(r.exitCode, 0);
         QVERIFY2(r.out.contains("OK: functions, files and lines"), r.out.constData());
         QVERIFY(r.out.contains(debugFile.toUtf8()));
         QVERIFY(r.out.contains("(build-id directory)"));
 
         // Names only (a symbol table), then an unreadable file: the worst wins.
-        r = symflame({ "debuginfo", "check", symtest::fixture("cxx_pie"), symtest::fixture("cxx_symtab") });
+        r = runSymflame({ "debuginfo", "check", symtest::fixture("cxx_pie"), symtest::fixture("cxx_symtab") });
         QCOMPARE(r.exitCode, 1);
         QVERIFY(r.out.contains("NO LINES: function names only"));
         QFile junk(tmp.filePath("junk"));
         QVERIFY(junk.open(QIODevice::WriteOnly));
         junk.write("not an elf file at all");
         junk.close();
-        r = symflame({ "debuginfo", "check", symtest::fixture("cxx_symtab"), junk.fileName() });
+        r = runSymflame({ "debuginfo", "check", symtest::fixture("cxx_symtab"), junk.fileName() });
         QCOMPARE(r.exitCode, 2);
         QVERIFY(r.out.contains("UNREADABLE"));
         // One line on stderr naming the file and the problem, as for every bad input.
         QCOMPARE(QString::fromUtf8(r.err).trimmed(), QString("symflame: " + junk.fileName() + ": not an ELF file"));
-        r = symflame({ "debuginfo", "check" });
+        r = runSymflame({ "debuginfo", "check" });
         QCOMPARE(r.exitCode, 64);
     }
 };

@@ -12,11 +12,12 @@
 // (.part.N, .constprop.N, .isra.N, .cold ...), and two different names that nm lists at the
 // same address of the same file are the same function. Mangled names are compared as mangled
 // (pprof and symflame demangle differently, pprof's default drops parameters).
+#include "processhelpers.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QMap>
-#include <QProcess>
 #include <QRegularExpression>
 #include <QSet>
 #include <QTemporaryDir>
@@ -24,24 +25,8 @@
 
 namespace {
 
-struct RunResult {
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-};
-
-RunResult runProcess(const QString& program, const QStringList& args)
-{
-    RunResult r;
-    QProcess p;
-    p.start(program, args);
-    if (!p.waitForStarted(30000) || !p.waitForFinished(300000) || p.exitStatus() != QProcess::NormalExit)
-        return r;
-    r.exitCode = p.exitCode();
-    r.out = p.readAllStandardOutput();
-    r.err = p.readAllStandardError();
-    return r;
-}
+using RunResult = symflame::testing::ProcessResult;
+using symflame::testing::runProcess;
 
 struct Frame {
     QString name;

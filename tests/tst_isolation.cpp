@@ -34,6 +34,7 @@
 
 using namespace symflame;
 using namespace symflame::symbolize;
+using symtest::addressesOf;
 using symtest::fixture;
 
 namespace {
@@ -55,25 +56,6 @@ IsolationOptions isolateAll(unsigned timeout = 60)
     o.workerPath = SYMFLAME_EXECUTABLE;
     o.timeoutSeconds = timeout;
     return o;
-}
-
-// Every symbol's entry, middle and last byte.
-std::vector<uint64_t> addressesOf(const ElfFilePtr& elf, SymbolTable::Kind kind = SymbolTable::Kind::Static)
-{
-    std::vector<uint64_t> out;
-    auto table = SymbolTable::load(elf, kind);
-    if (!table)
-        return out;
-    for (const SymbolTable::Symbol& s : table->symbols()) {
-        out.push_back(s.address);
-        if (s.size > 2) {
-            out.push_back(s.address + s.size / 2);
-            out.push_back(s.address + s.size - 1);
-        }
-    }
-    std::sort(out.begin(), out.end());
-    out.erase(std::unique(out.begin(), out.end()), out.end());
-    return out;
 }
 
 /// addresses ten times over: a lookup that takes seconds, not a fraction of one, so that a test

@@ -12,6 +12,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include "processhelpers.h"
 #include "symfixturehelpers.h"
 
 #include <set>
@@ -21,28 +22,8 @@ using symtest::missingTool;
 
 namespace {
 
-struct RunResult {
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-};
-
-RunResult runProcess(const QString& program, const QStringList& args, const QByteArray& input = {})
-{
-    RunResult r;
-    QProcess p;
-    p.start(program, args);
-    if (!p.waitForStarted(30000))
-        return r;
-    p.write(input);
-    p.closeWriteChannel();
-    if (!p.waitForFinished(300000) || p.exitStatus() != QProcess::NormalExit)
-        return r;
-    r.exitCode = p.exitCode();
-    r.out = p.readAllStandardOutput();
-    r.err = p.readAllStandardError();
-    return r;
-}
+using RunResult = symflame::testing::ProcessResult;
+using symflame::testing::runProcess;
 
 /// Function entries of file (nm; nm -D without a .symtab), three addresses inside each function, its last byte and a
 /// few bytes just outside it, as "0x..." lines in nm's order (so not sorted, and with repeats).

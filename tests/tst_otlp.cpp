@@ -5,6 +5,7 @@
 // OTLP profile of a real program (the gperftools fixture, its addresses turned into ELF
 // addresses here, one binary known only by its htlhash) against the pprof path's answers.
 #include "fixtures/fixturepaths.h"
+#include "processhelpers.h"
 #include "proto/otlp/v1_10.pb.h"
 #include "proto/otlp/v1_7.pb.h"
 #include "proto/profile.pb.h"
@@ -96,19 +97,8 @@ const Location* findLocation(const Profile& p, uint64_t address)
     return nullptr;
 }
 
-struct ProcessResult {
-    int exitCode = -1;
-    QByteArray out, err;
-};
-
-ProcessResult runSymflame(const QStringList& args)
-{
-    QProcess p;
-    p.start(QStringLiteral(SYMFLAME_EXECUTABLE), args);
-    p.waitForFinished(120000);
-    return { p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
-        p.readAllStandardError() };
-}
+using symflame::testing::ProcessResult;
+using symflame::testing::runSymflame;
 
 // --- a small 1.10 profile built with protoc's classes, for the bad-input cases
 v10::ProfilesData smallProfile()

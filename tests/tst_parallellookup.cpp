@@ -18,27 +18,9 @@
 
 using namespace symflame;
 using namespace symflame::symbolize;
+using symtest::addressesOf;
 
 namespace {
-
-// Every symbol's entry, middle and last byte: addresses inside functions of every unit.
-std::vector<uint64_t> addressesOf(const ElfFilePtr& elf)
-{
-    std::vector<uint64_t> out;
-    auto table = SymbolTable::load(elf, SymbolTable::Kind::Static);
-    if (!table)
-        return out;
-    for (const SymbolTable::Symbol& s : table->symbols()) {
-        out.push_back(s.address);
-        if (s.size > 2) {
-            out.push_back(s.address + s.size / 2);
-            out.push_back(s.address + s.size - 1);
-        }
-    }
-    std::sort(out.begin(), out.end());
-    out.erase(std::unique(out.begin(), out.end()), out.end());
-    return out;
-}
 
 // One address's answer as text: "function file:line:column" per frame, innermost first.
 std::string describe(const SymbolizedAddresses& a, size_t i)

@@ -15,6 +15,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QObject>
+#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -22,6 +23,7 @@
 
 using namespace symflame;
 using namespace symflame::oracle;
+using symflame::testing::runSymflame;
 
 namespace {
 
@@ -61,11 +63,6 @@ QByteArray fileHash(const QString& path)
     if (!f.open(QIODevice::ReadOnly))
         return {};
     return QCryptographicHash::hash(f.readAll(), QCryptographicHash::Sha256);
-}
-
-ProcessResult runSymflame(const QStringList& args)
-{
-    return runProcess(QStringLiteral(SYMFLAME_EXECUTABLE), args);
 }
 
 QList<QByteArray> lines(const QByteArray& text)

@@ -4,6 +4,7 @@
 // functions item model under QAbstractItemModelTester, SVG/PNG export, and the main window's
 // search bar, rules and details panel on a real profile. Screenshots go to /tmp/viewer-shots.
 #include "calltreetesthelpers.h"
+#include "dialoghelpers.h"
 #include "fixtures/fixturepaths.h"
 #include "model/io/pprof/pprof.h"
 #include "model/analysis/search.h"
@@ -41,29 +42,13 @@
 
 using namespace symflame;
 using namespace symflame::model;
+using symflame::testing::answerFileDialog;
 using symflame::testing::printTree;
 using symflame::testing::profileFromFolded;
 
 namespace {
 
 const QByteArray kSmall("main;a;hot 60\nmain;b;hot 20\nmain;b;cold 15\nmain 5\n");
-
-// Answers the next modal file dialog with path, from the event loop the dialog runs. Each retry
-// schedules a new attempt (a lambda that held a shared_ptr to itself was a reference cycle:
-// LeakSanitizer reported it).
-void answerFileDialog(const QString& path, bool* answered, int delayMs = 0)
-{
-    QTimer::singleShot(delayMs, [path, answered] {
-        auto* dialog = qobject_cast<QFileDialog*>(QApplication::activeModalWidget());
-        if (!dialog) {
-            answerFileDialog(path, answered, 20);
-            return;
-        }
-        dialog->selectFile(path);
-        *answered = true;
-        QMetaObject::invokeMethod(dialog, "accept");
-    });
-}
 
 std::shared_ptr<const ui::ProfileSnapshot> snapshotOf(Profile profile)
 {

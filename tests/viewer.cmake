@@ -4,7 +4,7 @@
 if(NOT TARGET ui)
   return()
 endif()
-symflame_add_test(NAME tst_viewer SOURCES tst_viewer.cpp LIBS ui fixture_paths Qt6::Widgets Qt6::Svg
+symflame_add_test(NAME tst_viewer SOURCES tst_viewer.cpp LIBS ui fixture_paths Qt6::Widgets Qt6::Svg symflame_testsupport_widgets
                   DEPENDS fixtures TIMEOUT 300)
 # moc (Qt 6.4) cannot parse libstdc++'s <compare> with the compiler's predefined macros (see calltree.cmake).
 set_target_properties(tst_viewer PROPERTIES AUTOMOC_COMPILER_PREDEFINES OFF)

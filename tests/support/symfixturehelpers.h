@@ -2,9 +2,9 @@
 // builds (SYMFLAME_FIXTURE_DIR, SYMFLAME_HAVE_* come from its compile definitions).
 #pragma once
 
+#include "processhelpers.h"
+
 #include <QByteArray>
-#include <QDebug>
-#include <QProcess>
 #include <QString>
 #include <QStringList>
 
@@ -31,22 +31,12 @@ inline QString missingTool(const QString& path)
 }
 
 /// Runs program with args (and input on stdin); its stdout, or empty when it failed or did
-/// not finish within timeoutMs (the failure is logged).
+/// not finish within timeoutMs (the failure is logged). The name the symbolize tests use for
+/// symflame::testing::runForOutput.
 inline QByteArray run(const QString& program, const QStringList& args, const QByteArray& input = {},
                       int timeoutMs = 300000)
 {
-    QProcess p;
-    p.start(program, args);
-    if (!p.waitForStarted(30000))
-        return {};
-    if (!input.isEmpty())
-        p.write(input);
-    p.closeWriteChannel();
-    if (!p.waitForFinished(timeoutMs) || p.exitStatus() != QProcess::NormalExit || p.exitCode() != 0) {
-        qWarning() << program << args << "failed:" << p.readAllStandardError().left(2000);
-        return {};
-    }
-    return p.readAllStandardOutput();
+    return symflame::testing::runForOutput(program, args, input, timeoutMs);
 }
 
 } // namespace symtest

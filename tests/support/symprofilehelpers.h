@@ -7,10 +7,12 @@
 #include "symbolize/object/elffile.h"
 #include "symbolize/object/symboltable.h"
 
-#include <QProcess>
+#include "processhelpers.h"
+
 #include <QString>
 #include <QStringList>
 
+#include <algorithm>
 #include <span>
 #include <string>
 #include <vector>
@@ -28,9 +30,29 @@ struct Binary {
 
 inline bool runTool(const QString& program, const QStringList& args)
 {
-    QProcess p;
-    p.start(program, args);
-    return p.waitForFinished(60000) && p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0;
+    symflame::testing::ProcessOptions options;
+    options.timeoutMs = 60000;
+    return symflame::testing::runProcess(program, args, {}, options).ok();
+}
+
+// Every symbol's entry, middle and last byte, sorted and unique: addresses to look up.
+inline std::vector<uint64_t> addressesOf(
+    const symbolize::ElfFilePtr& elf, symbolize::SymbolTable::Kind kind = symbolize::SymbolTable::Kind::Static)
+{
+    std::vector<uint64_t> out;
+    auto table = symbolize::SymbolTable::load(elf, kind);
+    if (!table)
+        return out;
+    for (const symbolize::SymbolTable::Symbol& s : table->symbols()) {
+        out.push_back(s.address);
+        if (s.size > 2) {
+            out.push_back(s.address + s.size / 2);
+            out.push_back(s.address + s.size - 1);
+        }
+    }
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
 }
 
 // A profile with, per binary, locations at the entry and the middle of its functions (runtime
