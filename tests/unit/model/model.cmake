@@ -1,0 +1,18 @@
+# Unit tests of model/ (core, io, analysis): gzip, atomic file I/O, the pprof and OTLP readers and
+# writers, call trees, the top table, folded stacks, the flame layout and how frames and values
+# read as text.
+symflame_add_test(NAME tst_gzip SOURCES tst_gzip.cpp LIBS ZLIB::ZLIB TIMEOUT 120)
+symflame_add_test(NAME tst_fileio SOURCES tst_fileio.cpp TIMEOUT 60)
+symflame_add_test(NAME tst_pprof SOURCES tst_pprof.cpp LIBS symflame_test_pprof_proto ZLIB::ZLIB TIMEOUT 120)
+# Every OTLP layout, protobuf and JSON; the CLI's --profile and symbolization of an OTLP profile.
+symflame_add_test(NAME tst_otlp SOURCES tst_otlp.cpp
+  LIBS symflame_test_otlp_proto symflame_test_pprof_proto symbolize fixture_paths
+  DEFINES SYMFLAME_OTLP_DIR="${OTLP_DIR}"
+  DEPENDS otlp_testdata fixtures TIMEOUT 300)
+
+symflame_add_test(NAME tst_calltree SOURCES tst_calltree.cpp)
+# tst_toptable runs `go tool pprof -top` as the oracle for flat, cum and the sort order.
+symflame_add_test(NAME tst_toptable SOURCES tst_toptable.cpp TIMEOUT 600)
+symflame_add_test(NAME tst_folded SOURCES tst_folded.cpp)
+symflame_add_test(NAME tst_flamelayout SOURCES tst_flamelayout.cpp)
+symflame_add_test(NAME tst_frameformat SOURCES tst_frameformat.cpp)

@@ -1,0 +1,35 @@
+# Unit tests of symbolize/ on the fixture binaries of tests/fixtures/symfixtures.cmake (SF_DEFINES),
+# the Go programs of tests/fixtures/gofixtures.cmake and the Node builds of
+# tests/fixtures/jsfixtures.cmake. Oracles: llvm-symbolizer-19, `go tool addr2line`,
+# @jridgewell/trace-mapping.
+symflame_add_test(NAME tst_elffile SOURCES tst_elffile.cpp LIBS symbolize DEFINES ${SF_DEFINES} DEPENDS symfixtures)
+symflame_add_test(NAME tst_symbolizer SOURCES tst_symbolizer.cpp LIBS symbolize DEFINES ${SF_DEFINES}
+  DEPENDS symfixtures TIMEOUT 600)
+
+# The Go engine (gopclntab, build info, goengine).
+if(TARGET gofixtures)
+  symflame_add_test(NAME tst_gopclntab SOURCES tst_gopclntab.cpp LIBS symbolize DEPENDS gofixtures TIMEOUT 600
+    DEFINES
+      SYMFLAME_GO_FIXTURE_DIR="${GF}"
+      SYMFLAME_GO_TOOL="${SYMFLAME_GO_FOR_GOSYM}"
+      SYMFLAME_LLVM_SYMBOLIZER="${SYMFLAME_LLVM_SYMBOLIZER_GOSYM}")
+endif()
+
+# lookupModules: sharded, multi-threaded lookups agree with one engine. The large input is the
+# symflame executable itself (RelWithDebInfo: DWARF for thousands of functions).
+symflame_add_test(NAME tst_parallellookup SOURCES tst_parallellookup.cpp
+  LIBS symbolize DEFINES ${SF_DEFINES} DEPENDS symfixtures TIMEOUT 600)
+
+# Containment of the debug info readers (symbolize/isolation): a debug file that crashes LLVM's
+# DWARF reader (tests/fixtures/isolation.cmake) fails its own module only; answers read in a
+# worker process equal the in-process ones.
+symflame_add_test(NAME tst_isolation SOURCES tst_isolation.cpp
+  LIBS symbolize DEFINES ${SF_DEFINES} SYMFLAME_ISOLATION_DIR="${ISO_DIR}"
+  DEPENDS symfixtures isolationfixtures TIMEOUT 600)
+
+# Source maps against @jridgewell/trace-mapping, and the real Node profiles symbolized.
+symflame_add_test(NAME tst_sourcemap SOURCES tst_sourcemap.cpp LIBS symbolize
+  DEFINES
+    SYMFLAME_NODE="${SYMFLAME_NODE}" SYMFLAME_JS_FIXTURES="${JS_OUT}" SYMFLAME_JS_NODE_MODULES="${JS_NPM}/node_modules"
+    SYMFLAME_JS_ORACLE="${JS_SRC}/oracle.js" SYMFLAME_JS_INLINEMAP="${JS_SRC}/inlinemap.js"
+  DEPENDS symflame_js_fixtures TIMEOUT 300)
