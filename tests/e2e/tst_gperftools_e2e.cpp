@@ -1,5 +1,5 @@
 // End to end on a real gperftools profile (tests/e2efixtures, built and profiled by
-// tests/lookup.cmake): libcprog spends its CPU time in libc (qsort, snprintf, strtod, strlen,
+// tests/fixtures/e2efixtures.cmake): libcprog spends its CPU time in libc (qsort, snprintf, strtod, strlen,
 // memcpy ...) and in its own shared library. `symflame symbolize` on the unsymbolized conversion
 // must name every location's frames as upstream pprof's -symbolize=local (binutils) does on the
 // same files, and libc must be symbolized through the build-id file of Debian's libc6-dbg.

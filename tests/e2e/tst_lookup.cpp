@@ -1,5 +1,5 @@
 // `symflame lookup` against llvm-symbolizer-19 --obj as the oracle, on the fixture binaries of
-// tests/symbolize.cmake (C and C++ PIE and non-PIE, a shared library, Rust): every function entry
+// tests/fixtures/symfixtures.cmake (C and C++ PIE and non-PIE, a shared library, Rust): every function entry
 // nm lists, sampled addresses inside each function and just outside it, addresses in other number
 // bases, unknown addresses, symbol names (with offsets, and unknown ones), empty and malformed
 // lines, given on stdin and as arguments, with and without --no-inlines. The LLVM

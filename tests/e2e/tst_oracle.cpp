@@ -1,4 +1,4 @@
-// symflame's CLI against real tools on real profiles (the fixtures of tests/fixtures.cmake and
+// symflame's CLI against real tools on real profiles (the fixtures of tests/fixtures/profiles.cmake and
 // the committed demo profile): `symflame top -n 0 --json` against `go tool pprof -top`,
 // `symflame collapse` against `go tool pprof -traces`, for every sample type of every fixture,
 // and `symflame info --json` against `protoc --decode_raw` (the file as written). pprof's

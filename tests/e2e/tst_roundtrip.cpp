@@ -1,4 +1,4 @@
-// Reading and writing real profiles without loss: each fixture of tests/fixtures.cmake (and the
+// Reading and writing real profiles without loss: each fixture of tests/fixtures/profiles.cmake (and the
 // committed demo profile) is read with model::loadProfile, written with model::writePprofFile,
 // and then
 // - `go tool pprof -raw -symbolize=none` prints the same profile for the original and ours

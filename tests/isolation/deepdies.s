@@ -1,7 +1,7 @@
 # A program whose DWARF nests 1,000,000 lexical blocks inside its one function. LLVM 19 walks a
 # unit's DIE tree recursively (DWARFUnit::updateAddressDieMap) when it looks up an address, and
 # overflows the stack on this file: llvm-symbolizer-19 and an in-process lookup die of SIGSEGV.
-# The isolation tests use it as a debug file that crashes the reader (tests/isolation.cmake).
+# The isolation tests use it as a debug file that crashes the reader (tests/fixtures/isolation.cmake).
         .text
         .globl  main
         .type   main, @function

@@ -1,4 +1,4 @@
-// Helpers shared by the tests of symbolize/ over the fixture binaries that tests/symbolize.cmake
+// Helpers shared by the tests of symbolize/ over the fixture binaries that tests/fixtures/symfixtures.cmake
 // builds (SYMFLAME_FIXTURE_DIR, SYMFLAME_HAVE_* come from its compile definitions).
 #pragma once
 
