@@ -14,7 +14,9 @@
 #include "app/debuginfodargs.h"
 #include "app/lookuprequest.h"
 #include "app/output.h"
+#include "model/core/radixsort.h"
 #include "symbolize/locate/debuginfolocator.h"
+#include "symbolize/object/demangle.h"
 #include "symbolize/object/elffile.h"
 #include "symbolize/pass/parallellookup.h"
 #include "symbolize/object/symboltable.h"
@@ -35,68 +37,6 @@ namespace symflame::app {
 namespace {
 
 enum class OutputStyle { Llvm, Json };
-
-/// Sorts (key, value) pairs by key, then value, as std::sort would: least significant digit
-/// first, 8 bits a pass, skipping the passes where every key has the same byte.
-void radixSort(std::vector<std::pair<uint64_t, uint32_t>>& v)
-{
-    std::vector<std::pair<uint64_t, uint32_t>> tmp(v.size());
-    const auto pass = [&](auto byteOf) {
-        size_t count[257] = {};
-        for (const auto& e : v)
-            ++count[byteOf(e) + 1];
-        for (size_t b = 0; b < 256; ++b)
-            if (count[b + 1] == v.size())
-                return; // one bucket: the order stays
-        for (size_t b = 0; b < 256; ++b)
-            count[b + 1] += count[b];
-        for (const auto& e : v)
-            tmp[count[byteOf(e)]++] = e;
-        v.swap(tmp);
-    };
-    for (int shift = 0; shift < 32; shift += 8)
-        pass([shift](const auto& e) { return size_t((e.second >> shift) & 0xff); });
-    for (int shift = 0; shift < 64; shift += 8)
-        pass([shift](const auto& e) { return size_t((e.first >> shift) & 0xff); });
-}
-
-/// The name LLVM's Itanium demangler gives a legacy Rust symbol ("_ZN" path "17h<hash>E", maybe
-/// a ".suffix"), which is what llvm-symbolizer prints: the components joined by "::", escapes
-/// and hash kept, the suffix in parentheses. symbolize/ decodes such names further (escapes
-/// undone, hash dropped); lookup prints llvm-symbolizer's form. False for any other name.
-bool llvmLegacyRustName(std::string_view raw, std::string* out)
-{
-    if (!raw.starts_with("_ZN"))
-        return false;
-    std::string_view s = raw.substr(3);
-    std::string name;
-    std::string_view last;
-    while (!s.empty() && s.front() != 'E') {
-        size_t len = 0, i = 0;
-        while (i < s.size() && s[i] >= '0' && s[i] <= '9' && len < 100000)
-            len = len * 10 + size_t(s[i++] - '0');
-        if (i == 0 || len == 0 || i + len > s.size())
-            return false;
-        last = s.substr(i, len);
-        if (!name.empty())
-            name += "::";
-        name += last;
-        s.remove_prefix(i + len);
-    }
-    if (s.empty() || last.size() != 17 || last[0] != 'h')
-        return false;
-    for (char c : last.substr(1))
-        if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f')))
-            return false;
-    s.remove_prefix(1); // 'E'
-    if (!s.empty()) {
-        if (s.front() != '.')
-            return false;
-        name += " (" + std::string(s) + ")";
-    }
-    *out = std::move(name);
-    return true;
-}
 
 struct PrintOptions {
     OutputStyle style = OutputStyle::Llvm;
@@ -271,7 +211,7 @@ private:
         }
         if (!m_rustKnown[index]) {
             m_rustKnown[index] = true;
-            llvmLegacyRustName(answers.str(fn.systemName), &m_rustNames[index]);
+            symbolize::llvmLegacyRustName(answers.str(fn.systemName), &m_rustNames[index]);
         }
         return m_rustNames[index].empty() ? answers.str(fn.name) : std::string_view(m_rustNames[index]);
     }
@@ -450,7 +390,7 @@ int runLookupCommand(int argc, char** argv)
             for (uint64_t a : requests[i].symbolAddresses())
                 keyed.emplace_back(a, UINT32_MAX); // found again by printSymbol
         }
-        radixSort(keyed);
+        model::radixSort(keyed);
         addresses.reserve(keyed.size());
         for (const auto& [address, request] : keyed) {
             if (addresses.empty() || addresses.back() != address)
