@@ -1,10 +1,12 @@
-// info, top and collapse: load the profile once, compute what is asked for in one pass, print
-// through a buffered Output.
+// info, top and collapse: load the profile once, compute what is asked for in one pass, hand the
+// result to its printer (app/printers/).
 #include "app/cli.h"
 
 #include "app/cmdline.h"
 #include "app/debuginfodargs.h"
 #include "app/output.h"
+#include "app/printers/infoprinter.h"
+#include "app/printers/topprinter.h"
 #include "model/analysis/calltree.h"
 #include "model/analysis/collapse.h"
 #include "model/core/frameformat.h"
@@ -15,8 +17,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <cstring>
-#include <ctime>
 
 namespace symflame::app {
 
@@ -170,101 +170,6 @@ std::optional<Profile> load(
     return std::move(result).value();
 }
 
-std::string formatTime(int64_t nanos)
-{
-    const std::time_t secs = static_cast<std::time_t>(nanos / 1000000000);
-    std::tm tm {};
-    if (!gmtime_r(&secs, &tm))
-        return std::to_string(nanos);
-    char buf[64];
-    std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M:%S UTC", &tm);
-    return buf;
-}
-
-std::string hex(uint64_t v)
-{
-    char buf[24];
-    std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
-    return buf;
-}
-
-struct MappingCounts {
-    uint64_t locations = 0;
-    uint64_t symbolized = 0;
-};
-
-// "12.5%" as the binaries panel shows shares.
-std::string share(int64_t v, int64_t total)
-{
-    if (total == 0)
-        return "-";
-    const double pct = 100.0 * double(v) / double(total);
-    char buf[32];
-    std::snprintf(buf, sizeof buf, pct < 10 ? "%.2f%%" : "%.1f%%", pct);
-    return buf;
-}
-
-void printBinariesJson(Output& out, const std::vector<symbolize::BinaryRow>& rows, int64_t total)
-{
-    out << ",\"binaries_total\":" << total << ",\"binaries\":[";
-    for (size_t i = 0; i < rows.size(); ++i) {
-        const symbolize::BinaryRow& r = rows[i];
-        out << (i ? ",{\"name\":" : "{\"name\":");
-        out.jsonString(r.name);
-        out << ",\"path\":";
-        out.jsonString(r.path);
-        out << ",\"build_id\":";
-        out.jsonString(r.buildId);
-        out << ",\"status\":";
-        out.jsonString(symbolize::binaryStateName(r.state));
-        out << ",\"problem\":" << (symbolize::isProblem(r.state) ? "true" : "false") << ",\"reason\":";
-        out.jsonString(r.detail);
-        out << ",\"source\":";
-        out.jsonString(symbolize::debugSourceName(r.source));
-        out << ",\"debug_path\":";
-        out.jsonString(r.debugPath);
-        out << ",\"debuginfod\":";
-        out.jsonString(r.debuginfod);
-        out << ",\"mismatch_path\":";
-        out.jsonString(r.mismatchPath);
-        out << ",\"mismatch_build_id\":";
-        out.jsonString(r.mismatchBuildId);
-        out << ",\"self\":" << r.self << ",\"total\":" << r.total << ",\"locations\":" << r.locations
-            << ",\"symbolized\":" << r.symbolized << ",\"tried\":";
-        out.jsonStringArray(r.tried) << '}';
-    }
-    out << ']';
-}
-
-void printBinariesText(Output& out, const std::vector<symbolize::BinaryRow>& rows, int64_t total)
-{
-    size_t problems = 0;
-    for (const auto& r : rows)
-        problems += symbolize::isProblem(r.state);
-    out << "Binaries:      " << uint64_t(rows.size());
-    if (!rows.empty())
-        out << ", " << uint64_t(problems) << " with problems (listed first, hottest first)";
-    out << '\n';
-    if (rows.empty())
-        return;
-    size_t statusWidth = 6;
-    for (const auto& r : rows)
-        statusWidth = std::max(statusWidth, std::strlen(symbolize::binaryStateName(r.state)));
-    out << "  " << "STATUS" << std::string(statusWidth - 6, ' ') << "     SELF    TOTAL  SYMBOLIZED  BINARY\n";
-    for (const auto& r : rows) {
-        const std::string status = symbolize::binaryStateName(r.state);
-        out << "  " << status << std::string(statusWidth - status.size(), ' ') << ' ';
-        out.padLeft(share(r.self, total), 8) << ' ';
-        out.padLeft(share(r.total, total), 8) << ' ';
-        out.padLeft(std::to_string(r.symbolized) + "/" + std::to_string(r.locations), 11) << "  " << r.name << '\n';
-        const std::string indent(statusWidth + 3, ' ');
-        out << indent << "build ID " << (r.buildId.empty() ? std::string("(none)") : r.buildId) << ", path "
-            << (r.path.empty() ? std::string("(none)") : r.path) << '\n';
-        if (!r.detail.empty())
-            out << indent << r.detail << '\n';
-    }
-}
-
 int runInfo(const std::string& path, const LoadOptions& loadOptions, bool json, const symbolize::SymbolizeOptions& options)
 {
     int rc = ExitOk;
@@ -274,22 +179,24 @@ int runInfo(const std::string& path, const LoadOptions& loadOptions, bool json, 
         return rc;
     const Profile& p = *profile;
 
-    std::vector<MappingCounts> counts(p.mappings.size());
+    InfoResult info;
+    info.path = path;
+    info.format = format;
+    info.profile = &p;
+    info.counts.resize(p.mappings.size());
     for (const Location& loc : p.locations) {
-        if (!loc.mapping.valid() || loc.mapping.index() >= counts.size())
+        if (!loc.mapping.valid() || loc.mapping.index() >= info.counts.size())
             continue;
-        auto& c = counts[loc.mapping.index()];
+        auto& c = info.counts[loc.mapping.index()];
         ++c.locations;
         c.symbolized += loc.status == FrameStatus::Symbolized;
     }
     const bool hasTypes = !p.sampleTypes.empty();
     const size_t defaultType = hasTypes ? std::min(p.defaultSampleType, p.sampleTypes.size() - 1) : 0;
-    const auto mappingId = [&](size_t i) { return p.mappings[i].sourceId ? p.mappings[i].sourceId : uint64_t(i + 1); };
 
     // The binaries panel's rows: a symbolization pass over a copy (for its report only; the
     // counts above are of the file as it is).
-    std::vector<symbolize::BinaryRow> binaries;
-    const int64_t binariesTotal = hasTypes ? p.totalValue(defaultType) : 0;
+    info.binariesTotal = hasTypes ? p.totalValue(defaultType) : 0;
     if (!p.mappings.empty()) {
         Profile copy = p;
         auto report = [&] {
@@ -298,115 +205,15 @@ int runInfo(const std::string& path, const LoadOptions& loadOptions, bool json, 
         }();
         if (!report)
             return inputError(path, report.error().message);
-        binaries = symbolize::triageBinaries(copy, &*report, defaultType);
+        info.binaries = symbolize::triageBinaries(copy, &*report, defaultType);
     }
 
     Output out;
-    if (json) {
-        out << "{\"file\":";
-        out.jsonString(path);
-        out << ",\"format\":\"" << profileFormatName(format) << "\",\"format_version\":";
-        out.jsonString(p.formatVersion);
-        out << ",\"profile\":" << uint64_t(p.profileIndex) << ",\"profiles\":[";
-        for (size_t i = 0; i < p.profilesInFile.size(); ++i) {
-            const ProfileChoice& c = p.profilesInFile[i];
-            out << (i ? ",{\"service_name\":" : "{\"service_name\":");
-            out.jsonString(c.serviceName);
-            out << ",\"executable_name\":";
-            out.jsonString(c.executableName);
-            out << ",\"sample_type\":";
-            out.jsonString(c.sampleType);
-            out << ",\"samples\":" << c.samples << '}';
-        }
-        out << "],\"sample_types\":[";
-        for (size_t i = 0; i < p.sampleTypes.size(); ++i) {
-            out << (i ? ",{\"type\":" : "{\"type\":");
-            out.jsonString(p.str(p.sampleTypes[i].type));
-            out << ",\"unit\":";
-            out.jsonString(p.str(p.sampleTypes[i].unit));
-            out << '}';
-        }
-        out << "],\"default_sample_type\":";
-        if (hasTypes)
-            out.jsonString(p.str(p.sampleTypes[defaultType].type));
-        else
-            out << "null";
-        out << ",\"samples\":" << uint64_t(p.sampleCount()) << ",\"locations\":" << uint64_t(p.locations.size())
-            << ",\"functions\":" << uint64_t(p.functions.size()) << ",\"time_nanos\":" << p.timeNanos
-            << ",\"duration_nanos\":" << p.durationNanos << ",\"period\":" << p.period << ",\"period_type\":{\"type\":";
-        out.jsonString(p.str(p.periodType.type));
-        out << ",\"unit\":";
-        out.jsonString(p.str(p.periodType.unit));
-        out << "},\"mappings\":[";
-        for (size_t i = 0; i < p.mappings.size(); ++i) {
-            const Mapping& m = p.mappings[i];
-            out << (i ? ",{\"id\":" : "{\"id\":") << mappingId(i) << ",\"file\":";
-            out.jsonString(p.str(m.file));
-            out << ",\"build_id\":";
-            out.jsonString(p.str(m.buildId));
-            out << ",\"htlhash\":";
-            out.jsonString(p.str(m.htlHash));
-            out << ",\"start\":" << m.start << ",\"limit\":" << m.limit << ",\"offset\":" << m.offset
-                << ",\"locations\":" << counts[i].locations << ",\"symbolized\":" << counts[i].symbolized << '}';
-        }
-        out << ']';
-        printBinariesJson(out, binaries, binariesTotal);
-        out << "}\n";
-        return ExitOk;
-    }
-
-    out << "File:          " << path << "\nFormat:        " << profileFormatName(format);
-    if (!p.formatVersion.empty())
-        out << ' ' << p.formatVersion;
-    out << '\n';
-    if (!p.profilesInFile.empty()) {
-        out << "Profiles:      " << uint64_t(p.profilesInFile.size()) << " (showing #" << uint64_t(p.profileIndex)
-            << "; choose with --profile N)\n";
-        for (size_t i = 0; i < p.profilesInFile.size(); ++i)
-            out << "  " << p.profilesInFile[i].describe(i) << '\n';
-    }
-    for (const Label& a : p.attributes)
-        out << "Attribute:     " << p.str(a.key) << " = "
-            << (a.str.empty() && a.num != 0 ? std::to_string(a.num) : std::string(p.str(a.str))) << '\n';
-    out << "Sample types:  ";
-    if (!hasTypes)
-        out << "none";
-    for (size_t i = 0; i < p.sampleTypes.size(); ++i) {
-        out << (i ? ", " : "") << p.str(p.sampleTypes[i].type) << " (" << p.str(p.sampleTypes[i].unit) << ')';
-        if (i == defaultType)
-            out << " [default]";
-    }
-    out << "\nSamples:       " << uint64_t(p.sampleCount()) << '\n';
-    if (p.timeNanos != 0)
-        out << "Time:          " << formatTime(p.timeNanos) << '\n';
-    if (p.durationNanos != 0)
-        out << "Duration:      " << formatValue(p.durationNanos, "nanoseconds") << '\n';
-    if (p.period != 0) {
-        out << "Period:        " << formatValue(p.period, p.str(p.periodType.unit));
-        if (!p.periodType.type.empty())
-            out << " of " << p.str(p.periodType.type);
-        out << '\n';
-    }
-    out << "Locations:     " << uint64_t(p.locations.size()) << "\nFunctions:     " << uint64_t(p.functions.size())
-        << "\nMappings:      " << uint64_t(p.mappings.size()) << '\n';
-    for (size_t i = 0; i < p.mappings.size(); ++i) {
-        const Mapping& m = p.mappings[i];
-        out << "  " << mappingId(i) << "  " << (m.file.empty() ? std::string_view("(no file)") : p.str(m.file))
-            << "\n      build ID " << (m.buildId.empty() ? std::string_view("(none)") : p.str(m.buildId));
-        if (!m.htlHash.empty())
-            out << ", htlhash " << p.str(m.htlHash);
-        out << ", [" << hex(m.start) << ", " << hex(m.limit) << ") offset " << hex(m.offset) << ", symbolized "
-            << counts[i].symbolized << " of " << counts[i].locations << " locations\n";
-    }
-    printBinariesText(out, binaries, binariesTotal);
+    if (json)
+        printInfoJson(out, info);
+    else
+        printInfoText(out, info);
     return ExitOk;
-}
-
-std::string percent(int64_t part, int64_t total)
-{
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.2f%%", total == 0 ? 0.0 : 100.0 * double(part) / double(total));
-    return buf;
 }
 
 int runTop(const std::string& path, const LoadOptions& options, int64_t count,
@@ -421,48 +228,28 @@ int runTop(const std::string& path, const LoadOptions& options, int64_t count,
     if (!type)
         return rc;
 
-    const bool hasTypes = !p.sampleTypes.empty();
-    const std::string_view typeName = hasTypes ? p.str(p.sampleTypes[*type].type) : std::string_view();
-    const std::string_view unit = hasTypes ? p.str(p.sampleTypes[*type].unit) : std::string_view();
+    TopResult top;
+    top.hasTypes = !p.sampleTypes.empty();
     std::vector<TopEntry> entries;
     SymbolTable symbols;
-    int64_t total = 0;
-    if (hasTypes) {
+    if (top.hasTypes) {
+        top.sampleType = p.str(p.sampleTypes[*type].type);
+        top.unit = p.str(p.sampleTypes[*type].unit);
         symbols = SymbolTable::build(p);
         entries = topFunctions(p, symbols, *type);
-        total = p.totalValue(*type);
+        top.total = p.totalValue(*type);
     }
+    top.functions = entries.size();
     const size_t shown = count == 0 ? entries.size() : std::min(entries.size(), static_cast<size_t>(count));
+    top.rows.reserve(shown);
+    for (size_t i = 0; i < shown; ++i)
+        top.rows.push_back({ symbols.displayName(entries[i].symbol), entries[i].flat, entries[i].cum });
 
     Output out;
-    if (json) {
-        out << "{\"sample_type\":";
-        out.jsonString(typeName);
-        out << ",\"unit\":";
-        out.jsonString(unit);
-        out << ",\"total\":" << total << ",\"functions\":[";
-        for (size_t i = 0; i < shown; ++i) {
-            out << (i ? ",{\"name\":" : "{\"name\":");
-            out.jsonString(symbols.displayName(entries[i].symbol));
-            out << ",\"flat\":" << entries[i].flat << ",\"cum\":" << entries[i].cum << '}';
-        }
-        out << "]}\n";
-        return ExitOk;
-    }
-
-    out << "Type: " << (hasTypes ? typeName : std::string_view("(none)")) << ", total " << formatValue(total, unit)
-        << "; showing " << uint64_t(shown) << " of " << uint64_t(entries.size()) << " functions\n";
-    out << "      flat  flat%   sum%        cum   cum%\n";
-    int64_t sum = 0;
-    for (size_t i = 0; i < shown; ++i) {
-        const TopEntry& e = entries[i];
-        sum += e.flat;
-        out.padLeft(formatValue(e.flat, unit), 10) << ' ';
-        out.padLeft(percent(e.flat, total), 6) << ' ';
-        out.padLeft(percent(sum, total), 6) << ' ';
-        out.padLeft(formatValue(e.cum, unit), 10) << ' ';
-        out.padLeft(percent(e.cum, total), 6) << "  " << symbols.displayName(e.symbol) << '\n';
-    }
+    if (json)
+        printTopJson(out, top);
+    else
+        printTopText(out, top);
     return ExitOk;
 }
 

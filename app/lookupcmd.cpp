@@ -14,6 +14,8 @@
 #include "app/debuginfodargs.h"
 #include "app/lookuprequest.h"
 #include "app/output.h"
+#include "app/printers/lookupprinter.h"
+#include "model/core/radixsort.h"
 #include "symbolize/locate/debuginfolocator.h"
 #include "symbolize/object/elffile.h"
 #include "symbolize/pass/parallellookup.h"
@@ -33,268 +35,6 @@
 namespace symflame::app {
 
 namespace {
-
-enum class OutputStyle { Llvm, Json };
-
-/// Sorts (key, value) pairs by key, then value, as std::sort would: least significant digit
-/// first, 8 bits a pass, skipping the passes where every key has the same byte.
-void radixSort(std::vector<std::pair<uint64_t, uint32_t>>& v)
-{
-    std::vector<std::pair<uint64_t, uint32_t>> tmp(v.size());
-    const auto pass = [&](auto byteOf) {
-        size_t count[257] = {};
-        for (const auto& e : v)
-            ++count[byteOf(e) + 1];
-        for (size_t b = 0; b < 256; ++b)
-            if (count[b + 1] == v.size())
-                return; // one bucket: the order stays
-        for (size_t b = 0; b < 256; ++b)
-            count[b + 1] += count[b];
-        for (const auto& e : v)
-            tmp[count[byteOf(e)]++] = e;
-        v.swap(tmp);
-    };
-    for (int shift = 0; shift < 32; shift += 8)
-        pass([shift](const auto& e) { return size_t((e.second >> shift) & 0xff); });
-    for (int shift = 0; shift < 64; shift += 8)
-        pass([shift](const auto& e) { return size_t((e.first >> shift) & 0xff); });
-}
-
-/// The name LLVM's Itanium demangler gives a legacy Rust symbol ("_ZN" path "17h<hash>E", maybe
-/// a ".suffix"), which is what llvm-symbolizer prints: the components joined by "::", escapes
-/// and hash kept, the suffix in parentheses. symbolize/ decodes such names further (escapes
-/// undone, hash dropped); lookup prints llvm-symbolizer's form. False for any other name.
-bool llvmLegacyRustName(std::string_view raw, std::string* out)
-{
-    if (!raw.starts_with("_ZN"))
-        return false;
-    std::string_view s = raw.substr(3);
-    std::string name;
-    std::string_view last;
-    while (!s.empty() && s.front() != 'E') {
-        size_t len = 0, i = 0;
-        while (i < s.size() && s[i] >= '0' && s[i] <= '9' && len < 100000)
-            len = len * 10 + size_t(s[i++] - '0');
-        if (i == 0 || len == 0 || i + len > s.size())
-            return false;
-        last = s.substr(i, len);
-        if (!name.empty())
-            name += "::";
-        name += last;
-        s.remove_prefix(i + len);
-    }
-    if (s.empty() || last.size() != 17 || last[0] != 'h')
-        return false;
-    for (char c : last.substr(1))
-        if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f')))
-            return false;
-    s.remove_prefix(1); // 'E'
-    if (!s.empty()) {
-        if (s.front() != '.')
-            return false;
-        name += " (" + std::string(s) + ")";
-    }
-    *out = std::move(name);
-    return true;
-}
-
-struct PrintOptions {
-    OutputStyle style = OutputStyle::Llvm;
-    bool demangle = true;
-    /// JSON answers to addresses given as arguments form one array on one line (llvm-symbolizer
-    /// does so); answers to stdin lines are one object per line.
-    bool jsonArray = false;
-    bool inlines = true; ///< --no-inlines: one frame, the physical function at the innermost line
-
-    std::string moduleName; ///< --obj as given
-};
-
-class AnswerPrinter {
-public:
-    /// symbols: the module's symbol table (for --no-inlines and symbol requests), or null.
-    AnswerPrinter(const PrintOptions& options, const symbolize::SymbolTable* symbols)
-        : m_options(options)
-        , m_symbols(symbols)
-    {
-    }
-
-    /// Before the first answer and after the last: the brackets of the JSON array.
-    void begin(Output& out)
-    {
-        if (m_options.style == OutputStyle::Json && m_options.jsonArray)
-            out << '[';
-    }
-    void end(Output& out)
-    {
-        if (m_options.style == OutputStyle::Json && m_options.jsonArray)
-            out << "]\n";
-    }
-
-    void printUnknown(Output& out, std::string_view moduleName)
-    {
-        if (m_options.style == OutputStyle::Llvm) {
-            out << "??\n??:0:0\n\n";
-            return;
-        }
-        startJsonObject(out);
-        out << "{\"ModuleName\":";
-        out.jsonString(moduleName);
-        out << ",\"Symbol\":[";
-        printJsonFrame(out, "", "", 0, 0, 0);
-        endJsonObject(out);
-    }
-
-    /// A symbol request: one entry per symbol address whose line is known (llvm-symbolizer's
-    /// "Loc" list); the LLVM layout prints the unknown answer when there is none.
-    void printSymbol(Output& out, const Request& r, std::span<const uint64_t> addresses,
-                     const symbolize::SymbolizedAddresses& answers)
-    {
-        std::vector<size_t> found;
-        for (uint64_t a : r.symbolAddresses()) {
-            const size_t index = indexOf(addresses, a);
-            const auto frames = answers.frames(index);
-            if (!answers.str(answers.function(frames.front().function).file).empty())
-                found.push_back(index);
-        }
-        if (m_options.style == OutputStyle::Llvm) {
-            if (found.empty())
-                out << "??\n??:0:0\n";
-            for (size_t index : found)
-                printPhysical(out, answers, addresses, index);
-            out << '\n';
-            return;
-        }
-        startJsonObject(out);
-        out << "{\"Loc\":[";
-        for (size_t k = 0; k < found.size(); ++k) {
-            if (k)
-                out << ',';
-            printPhysical(out, answers, addresses, found[k]);
-        }
-        out << "],\"ModuleName\":";
-        out.jsonString(m_options.moduleName);
-        out << ",\"SymName\":";
-        out.jsonString(r.detail->symbol);
-        out << '}';
-        endJsonObject(out, false);
-    }
-
-    /// The answer to address, answers' entry index (addresses[index] == address).
-    void printAnswer(Output& out, uint64_t address, size_t index, std::span<const uint64_t> addresses,
-                     const symbolize::SymbolizedAddresses& answers)
-    {
-        const auto frames = answers.frames(index);
-        if (m_options.style == OutputStyle::Json) {
-            startJsonObject(out);
-            out.format("{\"Address\":\"0x%llx\",\"ModuleName\":", static_cast<unsigned long long>(address));
-            out.jsonString(m_options.moduleName);
-            out << ",\"Symbol\":[";
-        }
-        if (!m_options.inlines) {
-            printPhysical(out, answers, addresses, index);
-        } else {
-            bool first = true;
-            for (const symbolize::SymbolizedFrame& f : frames) {
-                const symbolize::SymbolizedFunction& fn = answers.function(f.function);
-                if (!first && m_options.style == OutputStyle::Json)
-                    out << ',';
-                first = false;
-                printLineInfo(out, functionName(answers, f.function), answers.str(fn.file), f.line, f.column,
-                              fn.startLine);
-            }
-        }
-        if (m_options.style == OutputStyle::Json)
-            endJsonObject(out);
-        else
-            out << '\n';
-    }
-
-private:
-    void startJsonObject(Output& out)
-    {
-        if (m_options.jsonArray && m_objects++ > 0)
-            out << ',';
-    }
-    /// Closes the Symbol array and the object (closeSymbols false: the object only).
-    void endJsonObject(Output& out, bool closeSymbols = true)
-    {
-        if (closeSymbols)
-            out << "]}";
-        if (!m_options.jsonArray)
-            out << '\n';
-    }
-
-    static size_t indexOf(std::span<const uint64_t> addresses, uint64_t address)
-    {
-        return size_t(std::lower_bound(addresses.begin(), addresses.end(), address) - addresses.begin());
-    }
-
-    /// The answer without inline frames, as llvm-symbolizer gives it for --no-inlines and for
-    /// symbol requests: the innermost frame's location and start line, and its function's name
-    /// unless a symbol covers the address: then the symbol's, which the engine gave the physical
-    /// (outermost) frame.
-    void printPhysical(Output& out, const symbolize::SymbolizedAddresses& answers, std::span<const uint64_t> addresses,
-                       size_t index)
-    {
-        const auto frames = answers.frames(index);
-        const symbolize::SymbolizedFrame& inner = frames.front();
-        const symbolize::SymbolizedFunction& innerFn = answers.function(inner.function);
-        const bool symbolNamed = m_symbols && m_symbols->find(addresses[index]);
-        const uint32_t named = symbolNamed ? frames.back().function : inner.function;
-        printLineInfo(out, functionName(answers, named), answers.str(innerFn.file), inner.line, inner.column,
-                      innerFn.startLine);
-    }
-
-    /// One frame: two lines in the LLVM layout, an object of the Symbol array in JSON.
-    void printLineInfo(Output& out, std::string_view function, std::string_view file, uint32_t line,
-                       uint32_t column, uint32_t startLine)
-    {
-        if (m_options.style == OutputStyle::Llvm) {
-            out << (function.empty() ? std::string_view("??") : function) << '\n';
-            out << (file.empty() ? std::string_view("??") : file) << ':' << uint64_t(line) << ':' << uint64_t(column)
-                << '\n';
-            return;
-        }
-        printJsonFrame(out, function, file, line, column, startLine);
-    }
-
-    /// The name to print for function index (the engine's name, or llvm-symbolizer's form of a
-    /// legacy Rust name), worked out once per function.
-    std::string_view functionName(const symbolize::SymbolizedAddresses& answers, uint32_t index)
-    {
-        const symbolize::SymbolizedFunction& fn = answers.function(index);
-        if (!m_options.demangle)
-            return answers.str(fn.systemName);
-        if (m_rustNames.size() <= index) {
-            m_rustNames.resize(answers.functions().size());
-            m_rustKnown.resize(answers.functions().size(), false);
-        }
-        if (!m_rustKnown[index]) {
-            m_rustKnown[index] = true;
-            llvmLegacyRustName(answers.str(fn.systemName), &m_rustNames[index]);
-        }
-        return m_rustNames[index].empty() ? answers.str(fn.name) : std::string_view(m_rustNames[index]);
-    }
-
-    // The engine knows neither the function's start address, nor its declaration file, nor the
-    // line table's discriminator: they print as llvm-symbolizer prints them when unknown.
-    static void printJsonFrame(Output& out, std::string_view function, std::string_view file, uint32_t line,
-                               uint32_t column, uint32_t startLine)
-    {
-        out << "{\"Column\":" << uint64_t(column) << ",\"Discriminator\":0,\"FileName\":";
-        out.jsonString(file);
-        out << ",\"FunctionName\":";
-        out.jsonString(function);
-        out << ",\"Line\":" << uint64_t(line) << ",\"StartAddress\":\"\",\"StartFileName\":\"\",\"StartLine\":"
-            << uint64_t(startLine) << '}';
-    }
-
-    const PrintOptions& m_options;
-    const symbolize::SymbolTable* m_symbols;
-    std::vector<std::string> m_rustNames; ///< by function index; empty: not a legacy Rust name
-    std::vector<bool> m_rustKnown;
-    size_t m_objects = 0;
-};
 
 /// Fills symbolAddresses of the symbol requests from the symbol table that names the module's
 /// functions: every symbol of that raw name (llvm-symbolizer's table keeps one symbol per
@@ -354,7 +94,7 @@ int runLookupCommand(int argc, char** argv)
         std::fputs(usageText(), stdout);
         return ExitOk;
     }
-    PrintOptions print;
+    LookupPrintOptions print;
     symbolize::LocatorOptions locatorOptions;
     symbolize::LookupOptions lookupOptions;
     if (!isolationOptionsFrom(*args, &lookupOptions.module.isolation, &error))
@@ -364,9 +104,9 @@ int runLookupCommand(int argc, char** argv)
             print.moduleName = value;
         } else if (name == "output-style") {
             if (value == "LLVM")
-                print.style = OutputStyle::Llvm;
+                print.style = LookupPrintOptions::Style::Llvm;
             else if (value == "JSON")
-                print.style = OutputStyle::Json;
+                print.style = LookupPrintOptions::Style::Json;
             else
                 return usageError("lookup: --output-style wants LLVM or JSON, not '" + value + "'");
         } else if (name == "debug-dir" || name == "debug-file-directory") {
@@ -450,7 +190,7 @@ int runLookupCommand(int argc, char** argv)
             for (uint64_t a : requests[i].symbolAddresses())
                 keyed.emplace_back(a, UINT32_MAX); // found again by printSymbol
         }
-        radixSort(keyed);
+        model::radixSort(keyed);
         addresses.reserve(keyed.size());
         for (const auto& [address, request] : keyed) {
             if (addresses.empty() || addresses.back() != address)
@@ -473,28 +213,28 @@ int runLookupCommand(int argc, char** argv)
     }
 
     Output out;
-    AnswerPrinter printer(print, symbols ? &*symbols : nullptr);
-    // In the LLVM layout an answer's text depends on its address only: each is rendered once, in
-    // address order, and copied for its requests (a profile's addresses come in no order, and
-    // rendering them in that order reaches all over the answers' tables).
-    // Two halves, rendered on two threads, each with its own printer (printers keep caches).
+    const symbolize::SymbolTable* table = symbols ? &*symbols : nullptr;
+    const std::unique_ptr<LookupPrinter> printer = LookupPrinter::create(print, table);
+    // An answer's text depends on its address only: each is rendered once, in address order, and
+    // copied for its requests (a profile's addresses come in no order, and rendering them in that
+    // order reaches all over the answers' tables). Two halves, rendered on two threads, each with
+    // its own printer (printers keep caches).
     struct Rendered {
         Output text = Output::inMemory();
         std::vector<size_t> at; ///< offsets of answers [first, first + at.size() - 1)
         size_t first = 0;
     };
     std::vector<Rendered> rendered(2);
-    const bool prerender = print.style == OutputStyle::Llvm && !addresses.empty();
-    if (prerender) {
+    if (!addresses.empty()) {
         const size_t mid = addresses.size() / 2;
         const auto renderRange = [&](Rendered& r, size_t begin, size_t end) {
-            AnswerPrinter own(print, symbols ? &*symbols : nullptr);
+            const std::unique_ptr<LookupPrinter> own = LookupPrinter::create(print, table);
             r.first = begin;
             r.at.reserve(end - begin + 1);
             r.text.reserve((end - begin) * 160); // about two frames of a function and a path each
             for (size_t i = begin; i < end; ++i) {
                 r.at.push_back(r.text.bufferedSize());
-                own.printAnswer(r.text, addresses[i], i, addresses, answers);
+                own->printAnswer(r.text, addresses[i], i, addresses, answers);
             }
             r.at.push_back(r.text.bufferedSize());
         };
@@ -505,31 +245,31 @@ int runLookupCommand(int argc, char** argv)
         if (second.joinable())
             second.join();
     }
-    printer.begin(out);
+    printer->listBegin(out);
     for (const Request& r : requests) {
+        printer->entryBegin(out);
         switch (r.kind) {
-        case Request::Address:
-            if (prerender) {
-                const Rendered& part = rendered[1].at.empty() || r.answer < rendered[1].first ? rendered[0] : rendered[1];
-                const size_t k = r.answer - part.first;
-                out << part.text.buffered().substr(part.at[k], part.at[k + 1] - part.at[k]);
-            } else
-                printer.printAnswer(out, r.address, r.answer, addresses, answers);
+        case Request::Address: {
+            const Rendered& part = rendered[1].at.empty() || r.answer < rendered[1].first ? rendered[0] : rendered[1];
+            const size_t k = r.answer - part.first;
+            out << part.text.buffered().substr(part.at[k], part.at[k + 1] - part.at[k]);
             break;
+        }
         case Request::Empty:
-            printer.printUnknown(out, "");
+            printer->printUnknown(out, "");
             break;
         case Request::Malformed:
             out.flush();
             std::fprintf(stderr, "symflame: error: '%s': %s\n", r.detail->input.c_str(), r.detail->error.c_str());
-            printer.printUnknown(out, print.moduleName);
+            printer->printUnknown(out, print.moduleName);
             break;
         case Request::SymbolName:
-            printer.printSymbol(out, r, addresses, answers);
+            printer->printSymbol(out, r, addresses, answers);
             break;
         }
+        printer->entryEnd(out);
     }
-    printer.end(out);
+    printer->listEnd(out);
     return ExitOk;
 }
 

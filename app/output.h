@@ -1,10 +1,10 @@
-// Buffered stdout and minimal JSON writing for the CLI: text is collected in a large buffer and
-// written with few fwrite calls, so printing a million lines costs no more than building them.
+// Buffered stdout for the CLI: text is collected in a large buffer and written with few fwrite
+// calls, so printing a million lines costs no more than building them. The printers
+// (app/printers/) write through it; JSON is written by nlohmann-json (printers/json.h).
 #pragma once
 
 #include <cstdint>
 #include <cstdio>
-#include <span>
 #include <string>
 #include <string_view>
 
@@ -38,10 +38,6 @@ public:
 
     /// Appends s right-aligned in a field of width characters.
     Output& padLeft(std::string_view s, size_t width);
-    /// Appends s as a JSON string literal (quoted, escaped; invalid UTF-8 becomes U+FFFD).
-    Output& jsonString(std::string_view s);
-    /// Appends items as a JSON array of strings.
-    Output& jsonStringArray(std::span<const std::string> items);
     /// Appends a printf-style formatted piece (short texts only: at most 255 characters).
     Output& format(const char* fmt, ...) __attribute__((format(printf, 2, 3)));
 

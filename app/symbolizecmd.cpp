@@ -5,6 +5,7 @@
 #include "app/cmdline.h"
 #include "app/debuginfodargs.h"
 #include "app/output.h"
+#include "app/printers/reportprinter.h"
 #include "model/io/profileio.h"
 #include "symbolize/pass/symbolizationpass.h"
 
@@ -19,67 +20,6 @@
 namespace symflame::app {
 
 namespace {
-
-void printTextReport(const symbolize::SymbolizeReport& report)
-{
-    Output out;
-    for (const auto& m : report.mappings)
-        out << m.line() << '\n';
-    for (const auto& s : report.sourceMaps.scripts)
-        out << s.line() << '\n';
-}
-
-void printJsonReport(const model::Profile& profile, const symbolize::SymbolizeReport& report)
-{
-    Output out;
-    out << '[';
-    bool first = true;
-    for (const auto& m : report.mappings) {
-        const size_t index = m.mapping.valid() ? m.mapping.index() : 0;
-        const uint64_t id = m.mapping.valid() && index < profile.mappings.size() && profile.mappings[index].sourceId
-            ? profile.mappings[index].sourceId
-            : uint64_t(index + 1);
-        out << (first ? "{\"id\":" : ",{\"id\":") << id;
-        first = false;
-        out << ",\"path\":";
-        out.jsonString(m.path);
-        out << ",\"build_id\":";
-        out.jsonString(m.buildId);
-        out << ",\"status\":";
-        out.jsonString(symbolize::locateStatusName(m.status));
-        out << ",\"source\":";
-        out.jsonString(symbolize::debugSourceName(m.source));
-        out << ",\"unverified\":" << (m.unverified ? "true" : "false") << ",\"binary_path\":";
-        out.jsonString(m.binaryPath);
-        out << ",\"debug_path\":";
-        out.jsonString(m.debugPath);
-        out << ",\"summary\":";
-        out.jsonString(m.summary);
-        out << ",\"engine_detail\":";
-        out.jsonString(m.engineDetail);
-        out << ",\"error\":";
-        out.jsonString(m.error);
-        out << ",\"debuginfod\":";
-        out.jsonString(m.debuginfod);
-        out << ",\"locations\":" << m.locations << ",\"resolved\":" << m.resolved << ",\"tried\":";
-        out.jsonStringArray(m.tried);
-        out << ",\"dwarf_warnings\":" << uint64_t(m.dwarfWarnings) << '}';
-    }
-    for (const auto& s : report.sourceMaps.scripts) {
-        out << (first ? "{\"script\":" : ",{\"script\":");
-        first = false;
-        out.jsonString(s.script);
-        out << ",\"status\":";
-        out.jsonString(s.mapped ? "source-mapped" : "no source map");
-        out << ",\"map\":";
-        out.jsonString(s.mapPath);
-        out << ",\"reason\":";
-        out.jsonString(s.reason);
-        out << ",\"locations\":" << s.locations << ",\"resolved\":" << s.resolved << ",\"tried\":";
-        out.jsonStringArray(s.tried) << '}';
-    }
-    out << "]\n";
-}
 
 // Same file test before the (possibly long) pass; saveProfile checks again when writing.
 bool sameExistingFile(const std::string& a, const std::string& b)
@@ -194,10 +134,11 @@ int runSymbolizeCommand(int argc, char** argv)
         return inputError(e.path.empty() ? *outPath : e.path, e.message);
     }
 
+    Output out;
     if (args->has("json-report"))
-        printJsonReport(profile, *report);
+        printSymbolizeReportJson(out, profile, *report);
     else
-        printTextReport(*report);
+        printSymbolizeReportText(out, *report);
     return ExitOk;
 }
 

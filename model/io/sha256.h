@@ -1,15 +1,23 @@
-// SHA-256 (FIPS 180-4), small and dependency-free: used for OTLP's htlhash file identity.
+// SHA-256 for OTLP's htlhash file identity: a small wrapper over nettle's (Debian's libnettle),
+// so that no other file includes nettle.
 #pragma once
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <span>
+
+struct sha256_ctx;
 
 namespace symflame::model {
 
 class Sha256 {
 public:
     Sha256();
+    ~Sha256();
+    Sha256(const Sha256&) = delete;
+    Sha256& operator=(const Sha256&) = delete;
+
     void update(std::span<const uint8_t> data);
     /// The digest; the object must not be updated afterwards.
     std::array<uint8_t, 32> finish();
@@ -22,11 +30,7 @@ public:
     }
 
 private:
-    void block(const uint8_t* p);
-    uint32_t m_state[8];
-    uint8_t m_buffer[64];
-    size_t m_buffered = 0;
-    uint64_t m_length = 0; // bytes
+    std::unique_ptr<sha256_ctx> m_ctx;
 };
 
 } // namespace symflame::model

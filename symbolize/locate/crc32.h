@@ -1,5 +1,6 @@
 // CRC-32 (IEEE 802.3, reflected polynomial 0xEDB88320): the checksum .gnu_debuglink stores
-// for the whole separate debug file.
+// for the whole separate debug file. zlib's crc32_z computes it; this wrapper keeps zlib's
+// header out of the callers.
 #pragma once
 
 #include <cstdint>

@@ -137,6 +137,40 @@ bool demangleRustLegacy(std::string_view raw, std::string* out)
     return true;
 }
 
+bool llvmLegacyRustName(std::string_view raw, std::string* out)
+{
+    if (!raw.starts_with("_ZN"))
+        return false;
+    std::string_view s = raw.substr(3);
+    std::string name;
+    std::string_view last;
+    while (!s.empty() && s.front() != 'E') {
+        size_t len = 0, i = 0;
+        while (i < s.size() && s[i] >= '0' && s[i] <= '9' && len < 100000)
+            len = len * 10 + size_t(s[i++] - '0');
+        if (i == 0 || len == 0 || i + len > s.size())
+            return false;
+        last = s.substr(i, len);
+        if (!name.empty())
+            name += "::";
+        name += last;
+        s.remove_prefix(i + len);
+    }
+    if (s.empty() || last.size() != 17 || last[0] != 'h')
+        return false;
+    for (char c : last.substr(1))
+        if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f')))
+            return false;
+    s.remove_prefix(1); // 'E'
+    if (!s.empty()) {
+        if (s.front() != '.')
+            return false;
+        name += " (" + std::string(s) + ")";
+    }
+    *out = std::move(name);
+    return true;
+}
+
 std::string demangleSymbol(std::string_view raw)
 {
     std::string out;

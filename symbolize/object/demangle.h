@@ -15,4 +15,11 @@ std::string demangleSymbol(std::string_view raw);
 /// similar suffix) into "a::b::c" without the hash; false when raw is not one.
 bool demangleRustLegacy(std::string_view raw, std::string* out);
 
+/// The name LLVM's Itanium demangler gives a legacy Rust symbol ("_ZN" path "17h<hash>E", maybe
+/// a ".suffix"), which is what llvm-symbolizer prints: the components joined by "::", escapes
+/// and hash kept, the suffix in parentheses. demangleRustLegacy decodes such names further
+/// (escapes undone, hash dropped); `symflame lookup` prints llvm-symbolizer's form. False for any
+/// other name.
+bool llvmLegacyRustName(std::string_view raw, std::string* out);
+
 } // namespace symflame::symbolize
