@@ -11,6 +11,8 @@ add_custom_command(
   DEPENDS "${CMAKE_CURRENT_SOURCE_DIR}/isolation/deepdies.s"
   VERBATIM)
 add_custom_target(isolationfixtures DEPENDS "${ISO_DIR}/deepdies")
+# The wire protocol alone (symbolize/isolation/protocol.h): no process.
+symflame_add_test(NAME tst_isolationprotocol SOURCES tst_isolationprotocol.cpp LIBS symbolize_isolation)
 symflame_add_test(NAME tst_isolation SOURCES tst_isolation.cpp isolationhelpers.h symfixturehelpers.h symprofilehelpers.h
   LIBS symbolize DEPENDS symfixtures isolationfixtures symflame TIMEOUT 600)
 target_compile_definitions(tst_isolation PRIVATE ${SF_DEFINES} SYMFLAME_EXECUTABLE="$<TARGET_FILE:symflame>"

@@ -2,23 +2,12 @@
 // file (it walks the DIE tree recursively: a unit with a million nested DIEs overflows the stack,
 // tests/isolation/deepdies.s), and nothing outside it can catch that in the same process. A module
 // the isolation policy picks (policy.h: IsolationOptions) is therefore read by the same
-// engine in a worker process: `symflame --symbolize-worker`, started with posix_spawn, talking over
-// a socket pair (the worker's stdin and stdout) in a compact binary protocol:
+// engine in a worker process: `symflame --symbolize-worker` (worker.h), started with posix_spawn,
+// talking over a socket pair (the worker's stdin and stdout) in a compact binary protocol
+// (protocol.h). This is the parent's side.
 //
-//   every message: u32 type, u32 payload length, payload (host byte order: same machine)
-//   parent -> worker  Open    the module's files (paths, or the bytes of files held in memory such
-//                             as MiniDebugInfo's), the locator's findings and EngineOptions
-//                     Lookup  u8 new output, u32 n, u64 addresses[n]  (a batch)
-//   worker -> parent  Opened  ok, source, engine name, description, or the error
-//                     Answers the batch's answers: the strings and functions the output did not
-//                             have yet, each address's frames, the engine's warnings so far
-//
-// The batches of one symbolize() call share one output in the worker, so each string and function
-// crosses once; the next batch is sent before the answers of the last are read, so the worker
-// works while the parent takes them over.
-//
-// The worker opens the engine with openEngine(), so the answers are the
-// in-process ones. The parent waits with poll(): cancel kills the worker; a worker that sends
+// The next batch is sent before the answers of the last are read, so the worker works while the
+// parent takes them over. The parent waits with poll(): cancel kills the worker; a worker that sends
 // nothing for the time limit is killed ("timed out after N s"); a worker that dies (signal, exit
 // status) or sends something malformed fails its module with a message that says so and names the
 // file. Other modules, and the process, go on.
@@ -91,9 +80,5 @@ private:
     size_t m_warningCount = 0;
     std::vector<std::string> m_warnings;
 };
-
-/// The worker's side: reads messages from in, answers on out, until in ends; then exits the
-/// process with status 0 (without destructors). Returns 3 for a malformed message.
-int runSymbolizeWorker(int in, int out);
 
 } // namespace symflame::symbolize
