@@ -258,14 +258,14 @@ model::Error IsolatedEngine::workerEnded(const char* what)
 }
 
 model::Status IsolatedEngine::exchange(
-    uint32_t type, const std::string& payload, uint32_t replyType, std::string* reply, const std::atomic<bool>* cancel)
+    uint32_t type, const std::string& payload, uint32_t replyType, std::string* reply, model::Progress* progress)
 {
     const std::string out = frame(type, payload);
-    return transfer(&out, replyType, reply, cancel);
+    return transfer(&out, replyType, reply, progress);
 }
 
 model::Status IsolatedEngine::transfer(
-    const std::string* out, uint32_t replyType, std::string* reply, const std::atomic<bool>* cancel)
+    const std::string* out, uint32_t replyType, std::string* reply, model::Progress* progress)
 {
     if (!m_failure.empty())
         return makeError(m_failureCode, m_failure);
@@ -287,13 +287,13 @@ model::Status IsolatedEngine::transfer(
         const int r = ::poll(fds, m_stderr >= 0 ? 2 : 1, 100);
         if (r < 0 && errno != EINTR)
             return fail("could not be waited for (" + systemErrorText(errno) + ")");
-        if (cancel && cancel->load(std::memory_order_relaxed)) {
+        if (progress && progress->isCancelled()) {
             fail("cancelled");
             m_failure = "symbolization cancelled";
             m_failureCode = ErrorCode::Cancelled;
             return makeError(ErrorCode::Cancelled, m_failure);
         }
-        bool progress = false;
+        bool moved = false; // bytes went either way
         if (r > 0 && m_stderr >= 0 && (fds[1].revents & (POLLIN | POLLHUP | POLLERR))) {
             const ssize_t n = ::read(m_stderr, buf.data(), buf.size());
             if (n > 0) {
@@ -309,7 +309,7 @@ model::Status IsolatedEngine::transfer(
             const ssize_t n = ::send(m_socket, out->data() + sent, outSize - sent, MSG_NOSIGNAL | MSG_DONTWAIT);
             if (n > 0) {
                 sent += size_t(n);
-                progress = true;
+                moved = true;
             } else if (n < 0 && errno != EAGAIN && errno != EINTR) {
                 if (!reply)
                     return workerEnded(what);
@@ -324,7 +324,7 @@ model::Status IsolatedEngine::transfer(
                 return workerEnded(what);
             if (n > 0) {
                 in.append(buf.data(), size_t(n));
-                progress = true;
+                moved = true;
                 if (!haveHeader && in.size() >= kHeaderSize) {
                     const Header h = readHeader(in);
                     length = h.length;
@@ -341,7 +341,7 @@ model::Status IsolatedEngine::transfer(
             }
         }
         const auto now = Clock::now();
-        if (progress)
+        if (moved)
             deadline = now + std::chrono::seconds(m_timeout);
         else if (now >= deadline)
             return fail("timed out after " + std::to_string(m_timeout) + " s");
@@ -349,7 +349,7 @@ model::Status IsolatedEngine::transfer(
 }
 
 model::Status IsolatedEngine::symbolize(
-    std::span<const uint64_t> addresses, SymbolizedAddresses& out, const std::atomic<bool>* cancel)
+    std::span<const uint64_t> addresses, SymbolizedAddresses& out, model::Progress* progress)
 {
     if (!m_failure.empty())
         return makeError(m_failureCode, m_failure);
@@ -364,17 +364,17 @@ model::Status IsolatedEngine::symbolize(
     AnswersReceived received;
     std::string reply;
     std::string next = request(0);
-    if (model::Status st = transfer(&next, 0, nullptr, cancel); !st)
+    if (model::Status st = transfer(&next, 0, nullptr, progress); !st)
         return st;
-    // (transfer() watches cancel: it kills the worker, whose answers then never come.)
+    // (transfer() watches for cancellation: it kills the worker, whose answers then never come.)
     for (size_t begin = 0; begin < addresses.size(); begin += kBatch) {
         const size_t n = std::min(kBatch, addresses.size() - begin);
-        if (model::Status st = transfer(nullptr, Answers, &reply, cancel); !st)
+        if (model::Status st = transfer(nullptr, Answers, &reply, progress); !st)
             return st;
         // The next batch goes out before this one is read, so that the worker works meanwhile.
         if (begin + kBatch < addresses.size()) {
             next = request(begin + kBatch);
-            if (model::Status st = transfer(&next, 0, nullptr, cancel); !st)
+            if (model::Status st = transfer(&next, 0, nullptr, progress); !st)
                 return st;
         }
         // The batch's answers, checked as they are taken over: every index within its table.

@@ -36,7 +36,7 @@ public:
     /// Looks the addresses up in the worker, a batch at a time. After the worker failed (crash,
     /// time limit, malformed answer) every call errors with the same message.
     model::Status symbolize(
-        std::span<const uint64_t> addresses, SymbolizedAddresses& out, const std::atomic<bool>* cancel) override;
+        std::span<const uint64_t> addresses, SymbolizedAddresses& out, model::Progress* progress) override;
     DebugSource source() const override { return m_source; }
     const char* engineName() const override { return m_engine.c_str(); }
     std::string description() const override { return m_description; }
@@ -55,11 +55,12 @@ private:
     model::Status start(const LocateResult& located, const EngineOptions& engine, const IsolationOptions& isolation);
     /// Sends one message and reads the reply of the expected type into *reply.
     model::Status exchange(uint32_t type, const std::string& payload, uint32_t replyType, std::string* reply,
-        const std::atomic<bool>* cancel);
+        model::Progress* progress);
     /// Sends out (a whole message; null: nothing), then, when reply is given, reads one message
-    /// of replyType into it, with the time limit, cancel and the worker's end watched throughout.
+    /// of replyType into it, with the time limit, cancellation and the worker's end watched
+    /// throughout.
     model::Status transfer(
-        const std::string* out, uint32_t replyType, std::string* reply, const std::atomic<bool>* cancel);
+        const std::string* out, uint32_t replyType, std::string* reply, model::Progress* progress);
     /// Kills and reaps the worker; the message says why the module failed.
     model::Error fail(std::string why);
     /// After the worker stopped talking: reaps it and says how it ended.

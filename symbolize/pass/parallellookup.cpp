@@ -56,7 +56,7 @@ model::Result<std::vector<LookupOutcome>> lookupModules(
     nThreads = static_cast<unsigned>(std::min<size_t>(nThreads, shards.size()));
 
     std::atomic<size_t> next { 0 };
-    std::atomic<bool> cancel { false };
+    model::CancelFlag cancel; // set here from progress; what the engines look at
     std::atomic<uint64_t> done { 0 };
     std::atomic<unsigned> running { 0 };
     std::mutex mutex; // guards outcomes' error/source/engine/warnings and shardsLeft
@@ -105,7 +105,7 @@ model::Result<std::vector<LookupOutcome>> lookupModules(
                 break;
             const Shard& shard = shards[s];
             std::string error;
-            if (cancel.load(std::memory_order_relaxed)) {
+            if (cancel.isCancelled()) {
                 error = "cancelled";
             } else {
                 if (shard.module != openedModule) {
@@ -166,7 +166,7 @@ model::Result<std::vector<LookupOutcome>> lookupModules(
             if (progress) {
                 lock.unlock();
                 if (progress->isCancelled())
-                    cancel.store(true);
+                    cancel.cancel();
                 progress->setProgress(done.load(std::memory_order_relaxed), total);
                 lock.lock();
             }
@@ -174,7 +174,7 @@ model::Result<std::vector<LookupOutcome>> lookupModules(
     }
     for (std::thread& t : threads)
         t.join();
-    if (cancel.load())
+    if (cancel.isCancelled())
         return model::makeError(model::ErrorCode::Cancelled, "symbolization cancelled");
     return outcomes;
 }

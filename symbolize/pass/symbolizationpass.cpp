@@ -137,7 +137,7 @@ std::string downloadedText(int64_t received, int64_t total)
 // with the build ID exists, then the debuginfo when the binary has no DWARF. Every file used is
 // verified by DebuginfodClient (ELF, the build ID asked for).
 void fetchForJob(const Job& job, const DebugInfoLocator& locator, DebuginfodClient& client,
-    const std::atomic<bool>& cancel, JobResult& r, const DebuginfodClient::ProgressFn& progress)
+    const model::CancelFlag& cancel, JobResult& r, const DebuginfodClient::ProgressFn& progress)
 {
     const auto note = [&](FetchKind kind, const FetchResult& f) {
         r.debuginfod += (r.debuginfod.empty() ? "" : "; ") + std::string(fetchKindName(kind)) + " " + f.summary();
@@ -156,7 +156,7 @@ void fetchForJob(const Job& job, const DebugInfoLocator& locator, DebuginfodClie
         fetched.tried.insert(fetched.tried.begin(), r.located.tried.begin(), r.located.tried.end());
         r.located = std::move(fetched);
     }
-    if (!wantsDebuginfo(r.located) || cancel.load())
+    if (!wantsDebuginfo(r.located) || cancel.isCancelled())
         return;
     const FetchResult f = client.fetch(job.buildId, FetchKind::Debuginfo, &cancel, progress);
     note(FetchKind::Debuginfo, f);
@@ -201,7 +201,7 @@ model::Status fetchMissing(const std::vector<Job>& jobs, std::vector<JobResult>&
     applyDebuginfodEnvironment(options);
 
     std::atomic<size_t> next { 0 }, done { 0 };
-    std::atomic<bool> cancel { false };
+    model::CancelFlag cancel; // set here from progress; what the downloads look at
     std::atomic<unsigned> running { 0 };
     // What each worker is fetching now, for the progress line: the binary and its bytes.
     struct Slot {
@@ -219,7 +219,7 @@ model::Status fetchMissing(const std::vector<Job>& jobs, std::vector<JobResult>&
             const size_t j = order[k];
             if (!client) {
                 results[j].debuginfod = client.error().message;
-            } else if (!cancel.load()) {
+            } else if (!cancel.isCancelled()) {
                 {
                     std::lock_guard lock(mutex);
                     current = std::string(model::baseName(jobs[j].path.empty() ? jobs[j].buildId : jobs[j].path));
@@ -254,7 +254,7 @@ model::Status fetchMissing(const std::vector<Job>& jobs, std::vector<JobResult>&
     while (running.load() > 0) {
         if (progress) {
             if (progress->isCancelled())
-                cancel.store(true);
+                cancel.cancel();
             std::string stage;
             {
                 std::lock_guard lock(mutex);
@@ -287,7 +287,7 @@ model::Status fetchMissing(const std::vector<Job>& jobs, std::vector<JobResult>&
     for (std::thread& t : pool)
         t.join();
     downloads += order.size();
-    if (cancel.load())
+    if (cancel.isCancelled())
         return model::makeError(ErrorCode::Cancelled, "symbolization cancelled");
     return model::Status::success();
 }
