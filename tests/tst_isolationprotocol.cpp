@@ -155,8 +155,8 @@ private slots:
         for (size_t n : cuts(payload.size())) {
             LocateResult x;
             EngineOptions y;
-            QVERIFY2(!protocol::decodeOpen(std::string_view(payload).substr(0, n), x, y),
-                qPrintable(QString::number(n)));
+            QVERIFY2(
+                !protocol::decodeOpen(std::string_view(payload).substr(0, n), x, y), qPrintable(QString::number(n)));
         }
         LocateResult x;
         EngineOptions y;
@@ -271,7 +271,8 @@ private slots:
                            "caller|_Zcaller|/src/file.cpp:4 @43:1"));
 
         // The engine's error.
-        auto failed = protocol::decodeAnswers(protocol::encodeAnswersError("symbolization cancelled"), 2, received, parent);
+        auto failed
+            = protocol::decodeAnswers(protocol::encodeAnswersError("symbolization cancelled"), 2, received, parent);
         QVERIFY(failed);
         QVERIFY(!failed->ok);
         QCOMPARE(failed->error, std::string("symbolization cancelled"));

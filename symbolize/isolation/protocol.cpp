@@ -202,8 +202,8 @@ model::Result<LookupRequest> decodeLookup(std::string_view payload)
     return request;
 }
 
-std::string encodeAnswers(const SymbolizedAddresses& a, uint64_t warningCount,
-    const std::vector<std::string>& warnings, AnswersSent& sent)
+std::string encodeAnswers(
+    const SymbolizedAddresses& a, uint64_t warningCount, const std::vector<std::string>& warnings, AnswersSent& sent)
 {
     Writer w;
     w.u8(1);

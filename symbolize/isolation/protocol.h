@@ -171,8 +171,8 @@ struct AnswersSent {
     size_t strings = 0, functions = 0, addresses = 0;
 };
 /// What out has that sent says the parent lacks, and the engine's warnings so far; advances sent.
-std::string encodeAnswers(const SymbolizedAddresses& out, uint64_t warningCount,
-    const std::vector<std::string>& warnings, AnswersSent& sent);
+std::string encodeAnswers(
+    const SymbolizedAddresses& out, uint64_t warningCount, const std::vector<std::string>& warnings, AnswersSent& sent);
 /// The engine failed on the batch: its message.
 std::string encodeAnswersError(std::string_view message);
 
