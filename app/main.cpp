@@ -4,7 +4,7 @@
 #include "app/debuginfocmd.h"
 #include "app/lookupcmd.h"
 #include "app/symbolizecmd.h"
-#include "symbolize/isolation/isolatedengine.h"
+#include "symbolize/isolation/worker.h"
 
 #ifdef SYMFLAME_WITH_GUI
 #include "app/gui.h"
@@ -58,7 +58,7 @@ int runViewer(char** argv)
 int main(int argc, char** argv)
 {
     const std::string_view first = argc > 1 ? std::string_view(argv[1]) : std::string_view();
-    // The debug info reader of isolated modules (symbolize/isolation/isolatedengine.h), started by symflame and
+    // The debug info reader of isolated modules (symbolize/isolation/worker.h), started by symflame and
     // symflame-viewer themselves: its stdin and stdout are a socket to the parent.
     if (first == "--symbolize-worker")
         return symflame::symbolize::runSymbolizeWorker(0, 1);

@@ -9,6 +9,7 @@
 #include "model/analysis/calltree.h"
 
 #include "model/core/frameformat.h"
+#include "model/core/parallel.h"
 #include "model/analysis/stackfilter.h"
 
 #include <algorithm>
@@ -17,10 +18,6 @@
 #include <atomic>
 #include <barrier>
 #include <bit>
-#include <chrono>
-#include <condition_variable>
-#include <mutex>
-#include <system_error>
 #include <thread>
 #include <span>
 #include <unordered_map>
@@ -367,7 +364,7 @@ unsigned threadsFor(size_t itemCount, unsigned requested)
 
 /// Runs work(g) for every g in [0, n), each on a thread of its own (on this one when n is 1).
 /// Meanwhile this thread turns progress's cancellation into stop and calls report() every
-/// 20 ms. Returns false when cancelled.
+/// kPollInterval. Returns false when cancelled.
 template <typename Work, typename Report>
 bool runOnThreads(unsigned n, Progress* progress, std::atomic<bool>& stop, Work&& work, Report&& report)
 {
@@ -375,36 +372,12 @@ bool runOnThreads(unsigned n, Progress* progress, std::atomic<bool>& stop, Work&
         work(0u);
         return !(progress && progress->isCancelled());
     }
-    std::mutex mutex;
-    std::condition_variable finished;
-    unsigned running = n;
-    std::vector<std::thread> workers;
-    workers.reserve(n);
-    for (unsigned g = 0; g < n; ++g) {
-        const auto run = [&, g] {
-            work(g);
-            std::lock_guard lock(mutex);
-            --running;
-            finished.notify_all();
-        };
-        try {
-            workers.emplace_back(run);
-        } catch (const std::system_error&) {
-            run(); // no thread to be had: this one does that part
-        }
-    }
-    {
-        std::unique_lock lock(mutex);
-        while (running > 0) {
-            finished.wait_for(lock, std::chrono::milliseconds(20));
-            if (progress && progress->isCancelled())
-                stop.store(true, std::memory_order_relaxed);
-            if (progress && !stop.load(std::memory_order_relaxed))
-                report();
-        }
-    }
-    for (std::thread& t : workers)
-        t.join();
+    model::runThreads(n, work, [&] {
+        if (progress && progress->isCancelled())
+            stop.store(true, std::memory_order_relaxed);
+        if (progress && !stop.load(std::memory_order_relaxed))
+            report();
+    });
     return !stop.load();
 }
 
@@ -736,49 +709,17 @@ CallTree CallTree::build(const Profile& profile, const SymbolTable& symbols, siz
                 placed.arrive_and_wait();
             }
         };
-        // Every thread must start before any waits for the others; when one cannot, the ones
-        // started leave at once and this thread grows everything alone.
-        std::mutex gateMutex;
-        std::condition_variable gateChanged;
-        enum class Gate { Closed, Open, Abandoned } gate = Gate::Closed;
-        std::vector<std::thread> threads;
-        threads.reserve(nThreads);
-        for (unsigned t = 0; t < nThreads; ++t) {
-            try {
-                threads.emplace_back([&, t] {
-                    {
-                        std::unique_lock lock(gateMutex);
-                        gateChanged.wait(lock, [&] { return gate != Gate::Closed; });
-                        if (gate == Gate::Abandoned)
-                            return;
-                    }
-                    work(t);
-                });
-            } catch (const std::system_error&) {
-                break;
-            }
-        }
-        const bool allStarted = threads.size() == nThreads;
-        {
-            std::lock_guard lock(gateMutex);
-            gate = allStarted ? Gate::Open : Gate::Abandoned;
-        }
-        gateChanged.notify_all();
-        if (allStarted) {
-            // This thread reports progress and passes cancellation on meanwhile.
-            for (std::thread& th : threads) {
-                while (progress && !finished.load()) {
-                    if (progress->isCancelled())
-                        stop.store(true, std::memory_order_relaxed);
-                    progress->setProgress(
-                        nStacks + nStacks * doneItems.load() / std::max<size_t>(itemsTotal, 1), 2 * nStacks);
-                    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-                }
-                th.join();
-            }
-        } else {
-            for (std::thread& th : threads)
-                th.join();
+        // Every thread must start before any waits for the others at the barriers; when one
+        // cannot, none grows and this thread grows everything alone. Meanwhile this thread
+        // reports progress and passes cancellation on.
+        const bool allStarted = model::runThreadsAllOrNone(nThreads, work, [&] {
+            if (!progress || finished.load())
+                return;
+            if (progress->isCancelled())
+                stop.store(true, std::memory_order_relaxed);
+            progress->setProgress(nStacks + nStacks * doneItems.load() / std::max<size_t>(itemsTotal, 1), 2 * nStacks);
+        });
+        if (!allStarted) {
             // No grower has taken a step: their items are still all of top.level's.
             LevelGrower& one = growers[0];
             one.pending = items;

@@ -512,13 +512,13 @@ const std::vector<std::string>& DwarfEngine::warnings() const
 }
 
 Status DwarfEngine::symbolize(
-    std::span<const uint64_t> addresses, SymbolizedAddresses& out, const std::atomic<bool>* cancel)
+    std::span<const uint64_t> addresses, SymbolizedAddresses& out, model::Progress* progress)
 {
     Impl& d = *this->d;
     d.useOutput(out);
     std::vector<Impl::Frame> frames;
     for (size_t i = 0; i < addresses.size(); ++i) {
-        if (cancel && (i & 1023) == 0 && cancel->load(std::memory_order_relaxed))
+        if (progress && (i & 1023) == 0 && progress->isCancelled())
             return makeError(ErrorCode::Cancelled, "symbolization cancelled");
         const uint64_t address = addresses[i];
         frames.clear();

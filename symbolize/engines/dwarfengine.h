@@ -19,12 +19,12 @@
 // thread-safe; there is no global state, so instances on different threads are independent.
 #pragma once
 
+#include "model/core/progress.h"
 #include "model/core/result.h"
 #include "symbolize/engines/answers.h"
 #include "symbolize/object/elffile.h"
 #include "symbolize/object/symboltable.h"
 
-#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -68,9 +68,9 @@ public:
     }
 
     /// Appends one entry per address (ELF virtual addresses) to out, in the given order.
-    /// Sorted addresses are fastest. Stops with a Cancelled error once cancel becomes true.
+    /// Sorted addresses are fastest. Stops with a Cancelled error once progress->isCancelled().
     model::Status symbolize(
-        std::span<const uint64_t> addresses, SymbolizedAddresses& out, const std::atomic<bool>* cancel = nullptr);
+        std::span<const uint64_t> addresses, SymbolizedAddresses& out, model::Progress* progress = nullptr);
 
     bool hasDwarf() const;
     /// True when names are resolved through a dwz supplementary file.

@@ -5,11 +5,11 @@
 // module, pass/moduleloader.h decides between the two. Nothing here includes an engine.
 #pragma once
 
+#include "model/core/progress.h"
 #include "model/core/result.h"
 #include "symbolize/engines/answers.h"
 #include "symbolize/locate/debuginfolocator.h"
 
-#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -33,9 +33,10 @@ public:
     virtual ~SymbolizerEngine() = default;
 
     /// Appends one entry per address (ELF virtual addresses) to out, in the given order; sorted
-    /// addresses are fastest. Stops with a Cancelled error once cancel becomes true.
+    /// addresses are fastest. Stops with a Cancelled error once progress->isCancelled() (the only
+    /// thing an engine asks of progress, from the thread it runs on; null: never cancelled).
     virtual model::Status symbolize(
-        std::span<const uint64_t> addresses, SymbolizedAddresses& out, const std::atomic<bool>* cancel)
+        std::span<const uint64_t> addresses, SymbolizedAddresses& out, model::Progress* progress)
         = 0;
 
     /// Where names and lines come from with this engine (may differ from what the locator said,

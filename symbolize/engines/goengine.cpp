@@ -62,7 +62,7 @@ void GoEngine::elideWrappers(std::vector<GoFrame>& frames) const
 }
 
 Status GoEngine::symbolize(
-    std::span<const uint64_t> addresses, SymbolizedAddresses& out, const std::atomic<bool>* cancel)
+    std::span<const uint64_t> addresses, SymbolizedAddresses& out, model::Progress* progress)
 {
     // Names and files point into the mapped table: the same pointer is the same string, so
     // functions are interned by pointer first and hashed by content only once.
@@ -98,7 +98,7 @@ Status GoEngine::symbolize(
     const uint32_t unknown = out.addFunction(SymbolizedFunction {});
     std::vector<GoFrame> frames;
     for (size_t i = 0; i < addresses.size(); ++i) {
-        if ((i & 1023) == 0 && cancel && cancel->load())
+        if ((i & 1023) == 0 && progress && progress->isCancelled())
             return makeError(ErrorCode::Cancelled, "symbolization cancelled");
         frames.clear();
         if (Status st = m_table.lookup(addresses[i], frames); !st) {

@@ -23,7 +23,7 @@ public:
     static model::Result<std::unique_ptr<GoEngine>> open(ElfFilePtr binary, const EngineOptions& options);
 
     model::Status symbolize(
-        std::span<const uint64_t> addresses, SymbolizedAddresses& out, const std::atomic<bool>* cancel) override;
+        std::span<const uint64_t> addresses, SymbolizedAddresses& out, model::Progress* progress) override;
     DebugSource source() const override { return DebugSource::GoPclntab; }
     const char* engineName() const override { return "gopclntab"; }
     size_t warningCount() const override { return m_warningCount; }

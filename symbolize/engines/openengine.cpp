@@ -17,9 +17,9 @@ public:
     }
 
     model::Status symbolize(
-        std::span<const uint64_t> addresses, SymbolizedAddresses& out, const std::atomic<bool>* cancel) override
+        std::span<const uint64_t> addresses, SymbolizedAddresses& out, model::Progress* progress) override
     {
-        return m_impl->symbolize(addresses, out, cancel);
+        return m_impl->symbolize(addresses, out, progress);
     }
     DebugSource source() const override { return m_source; }
     const char* engineName() const override

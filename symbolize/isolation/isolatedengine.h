@@ -2,23 +2,12 @@
 // file (it walks the DIE tree recursively: a unit with a million nested DIEs overflows the stack,
 // tests/isolation/deepdies.s), and nothing outside it can catch that in the same process. A module
 // the isolation policy picks (policy.h: IsolationOptions) is therefore read by the same
-// engine in a worker process: `symflame --symbolize-worker`, started with posix_spawn, talking over
-// a socket pair (the worker's stdin and stdout) in a compact binary protocol:
+// engine in a worker process: `symflame --symbolize-worker` (worker.h), started with posix_spawn,
+// talking over a socket pair (the worker's stdin and stdout) in a compact binary protocol
+// (protocol.h). This is the parent's side.
 //
-//   every message: u32 type, u32 payload length, payload (host byte order: same machine)
-//   parent -> worker  Open    the module's files (paths, or the bytes of files held in memory such
-//                             as MiniDebugInfo's), the locator's findings and EngineOptions
-//                     Lookup  u8 new output, u32 n, u64 addresses[n]  (a batch)
-//   worker -> parent  Opened  ok, source, engine name, description, or the error
-//                     Answers the batch's answers: the strings and functions the output did not
-//                             have yet, each address's frames, the engine's warnings so far
-//
-// The batches of one symbolize() call share one output in the worker, so each string and function
-// crosses once; the next batch is sent before the answers of the last are read, so the worker
-// works while the parent takes them over.
-//
-// The worker opens the engine with openEngine(), so the answers are the
-// in-process ones. The parent waits with poll(): cancel kills the worker; a worker that sends
+// The next batch is sent before the answers of the last are read, so the worker works while the
+// parent takes them over. The parent waits with poll(): cancel kills the worker; a worker that sends
 // nothing for the time limit is killed ("timed out after N s"); a worker that dies (signal, exit
 // status) or sends something malformed fails its module with a message that says so and names the
 // file. Other modules, and the process, go on.
@@ -47,7 +36,7 @@ public:
     /// Looks the addresses up in the worker, a batch at a time. After the worker failed (crash,
     /// time limit, malformed answer) every call errors with the same message.
     model::Status symbolize(
-        std::span<const uint64_t> addresses, SymbolizedAddresses& out, const std::atomic<bool>* cancel) override;
+        std::span<const uint64_t> addresses, SymbolizedAddresses& out, model::Progress* progress) override;
     DebugSource source() const override { return m_source; }
     const char* engineName() const override { return m_engine.c_str(); }
     std::string description() const override { return m_description; }
@@ -66,11 +55,12 @@ private:
     model::Status start(const LocateResult& located, const EngineOptions& engine, const IsolationOptions& isolation);
     /// Sends one message and reads the reply of the expected type into *reply.
     model::Status exchange(uint32_t type, const std::string& payload, uint32_t replyType, std::string* reply,
-        const std::atomic<bool>* cancel);
+        model::Progress* progress);
     /// Sends out (a whole message; null: nothing), then, when reply is given, reads one message
-    /// of replyType into it, with the time limit, cancel and the worker's end watched throughout.
+    /// of replyType into it, with the time limit, cancellation and the worker's end watched
+    /// throughout.
     model::Status transfer(
-        const std::string* out, uint32_t replyType, std::string* reply, const std::atomic<bool>* cancel);
+        const std::string* out, uint32_t replyType, std::string* reply, model::Progress* progress);
     /// Kills and reaps the worker; the message says why the module failed.
     model::Error fail(std::string why);
     /// After the worker stopped talking: reaps it and says how it ended.
@@ -91,9 +81,5 @@ private:
     size_t m_warningCount = 0;
     std::vector<std::string> m_warnings;
 };
-
-/// The worker's side: reads messages from in, answers on out, until in ends; then exits the
-/// process with status 0 (without destructors). Returns 3 for a malformed message.
-int runSymbolizeWorker(int in, int out);
 
 } // namespace symflame::symbolize

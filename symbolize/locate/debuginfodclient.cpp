@@ -148,7 +148,7 @@ struct DebuginfodClient::Impl {
     debuginfod_client* handle = nullptr;
     int logFd = -1; // libdebuginfod's verbose log of the current fetch (a memfd)
     // Per fetch: what the progress callback needs.
-    const std::atomic<bool>* cancel = nullptr;
+    const model::Progress* cancel = nullptr;
     ProgressFn progress;
     std::string url;
 
@@ -162,7 +162,7 @@ struct DebuginfodClient::Impl {
             self->url = u;
         if (self->progress)
             self->progress(received, total);
-        return self->cancel && self->cancel->load(std::memory_order_relaxed) ? 1 : 0;
+        return self->cancel && self->cancel->isCancelled() ? 1 : 0;
     }
 };
 
@@ -236,7 +236,7 @@ std::string serverFailureIn(std::string_view log)
 } // namespace
 
 FetchResult DebuginfodClient::fetch(
-    std::string_view buildIdIn, FetchKind kind, const std::atomic<bool>* cancel, ProgressFn progress)
+    std::string_view buildIdIn, FetchKind kind, const model::Progress* cancel, ProgressFn progress)
 {
     FetchResult r;
     std::string buildId(buildIdIn);
@@ -303,7 +303,7 @@ FetchResult DebuginfodClient::fetch(
             break;
         case EINTR:
         case ECANCELED:
-            r.status = cancel && cancel->load() ? FetchStatus::Cancelled : FetchStatus::ServerError;
+            r.status = cancel && cancel->isCancelled() ? FetchStatus::Cancelled : FetchStatus::ServerError;
             break;
         default:
             r.status = FetchStatus::ServerError;

@@ -12,9 +12,9 @@
 // reported as a mismatch or as not ELF.
 #pragma once
 
+#include "model/core/progress.h"
 #include "model/core/result.h"
 
-#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -82,8 +82,8 @@ public:
     using ProgressFn = std::function<void(int64_t received, int64_t total)>;
 
     /// Fetches the file of the given kind for a build ID (hex). Stops with Cancelled soon after
-    /// cancel becomes true.
-    FetchResult fetch(std::string_view buildId, FetchKind kind, const std::atomic<bool>* cancel = nullptr,
+    /// cancel->isCancelled() (read from the fetching thread; null: never cancelled).
+    FetchResult fetch(std::string_view buildId, FetchKind kind, const model::Progress* cancel = nullptr,
         ProgressFn progress = {});
 
 private:

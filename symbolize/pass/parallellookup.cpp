@@ -2,10 +2,10 @@
 
 #include "symbolize/pass/answercache.h"
 
+#include "model/core/parallel.h"
+
 #include <algorithm>
 #include <atomic>
-#include <chrono>
-#include <condition_variable>
 #include <memory>
 #include <mutex>
 #include <numeric>
@@ -56,11 +56,9 @@ model::Result<std::vector<LookupOutcome>> lookupModules(
     nThreads = static_cast<unsigned>(std::min<size_t>(nThreads, shards.size()));
 
     std::atomic<size_t> next { 0 };
-    std::atomic<bool> cancel { false };
+    model::CancelFlag cancel; // set here from progress; what the engines look at
     std::atomic<uint64_t> done { 0 };
-    std::atomic<unsigned> running { 0 };
     std::mutex mutex; // guards outcomes' error/source/engine/warnings and shardsLeft
-    std::condition_variable finished;
 
     const auto finishModule = [&](size_t m) {
         // Called with mutex held, when the last shard of m is done.
@@ -105,7 +103,7 @@ model::Result<std::vector<LookupOutcome>> lookupModules(
                 break;
             const Shard& shard = shards[s];
             std::string error;
-            if (cancel.load(std::memory_order_relaxed)) {
+            if (cancel.isCancelled()) {
                 error = "cancelled";
             } else {
                 if (shard.module != openedModule) {
@@ -140,41 +138,18 @@ model::Result<std::vector<LookupOutcome>> lookupModules(
                 finishModule(shard.module);
         }
         closeEngine();
-        running.fetch_sub(1);
-        finished.notify_all();
     };
 
-    std::vector<std::thread> threads;
-    running.store(nThreads);
-    for (unsigned t = 0; t < nThreads; ++t) {
-        try {
-            threads.emplace_back(worker);
-        } catch (...) {
-            running.fetch_sub(1);
-        }
-    }
-    if (threads.empty()) { // no thread could be started: work here, without progress polling
-        running.store(1);
-        worker();
-    }
     if (progress)
         progress->setProgress(0, total);
-    {
-        std::unique_lock lock(mutex);
-        while (running.load() > 0) {
-            finished.wait_for(lock, std::chrono::milliseconds(40));
-            if (progress) {
-                lock.unlock();
-                if (progress->isCancelled())
-                    cancel.store(true);
-                progress->setProgress(done.load(std::memory_order_relaxed), total);
-                lock.lock();
-            }
-        }
-    }
-    for (std::thread& t : threads)
-        t.join();
-    if (cancel.load())
+    model::runThreads(nThreads, [&](unsigned) { worker(); }, [&] {
+        if (!progress)
+            return;
+        if (progress->isCancelled())
+            cancel.cancel();
+        progress->setProgress(done.load(std::memory_order_relaxed), total);
+    });
+    if (cancel.isCancelled())
         return model::makeError(model::ErrorCode::Cancelled, "symbolization cancelled");
     return outcomes;
 }

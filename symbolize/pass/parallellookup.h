@@ -5,7 +5,8 @@
 // from another's. The answers of a module's shards are joined in address order.
 //
 // Progress and cancellation are served on the calling thread, which waits for the workers and
-// polls the Progress every few tens of milliseconds; workers never call it.
+// polls the Progress every model::kPollInterval (model/core/parallel.h); workers never call it:
+// their engines watch a CancelFlag the calling thread sets.
 #pragma once
 
 #include "model/core/progress.h"

@@ -4,6 +4,7 @@
 #include "symbolize/pass/parallellookup.h"
 
 #include "model/core/frameformat.h"
+#include "model/core/parallel.h"
 
 #include <algorithm>
 #include <atomic>
@@ -12,7 +13,6 @@
 #include <map>
 #include <tuple>
 #include <mutex>
-#include <chrono>
 #include <thread>
 #include <unordered_map>
 
@@ -75,28 +75,6 @@ struct JobResult {
     std::string engineDetail; // SymbolizerEngine::description()
 };
 
-// Runs fn(i) for i in [0, count) on up to threads threads (the calling thread included).
-template<typename Fn>
-void parallelFor(size_t count, unsigned threads, Fn fn)
-{
-    std::atomic<size_t> next { 0 };
-    const auto worker = [&] {
-        for (size_t i; (i = next.fetch_add(1)) < count;)
-            fn(i);
-    };
-    std::vector<std::thread> pool;
-    for (unsigned t = 1; t < std::min<size_t>(threads, count); ++t) {
-        try {
-            pool.emplace_back(worker);
-        } catch (...) {
-            break; // the ones started and this thread do the work
-        }
-    }
-    worker();
-    for (std::thread& t : pool)
-        t.join();
-}
-
 // Whether a located binary lacks the DWARF a server may have.
 bool wantsDebuginfo(const LocateResult& r)
 {
@@ -137,7 +115,7 @@ std::string downloadedText(int64_t received, int64_t total)
 // with the build ID exists, then the debuginfo when the binary has no DWARF. Every file used is
 // verified by DebuginfodClient (ELF, the build ID asked for).
 void fetchForJob(const Job& job, const DebugInfoLocator& locator, DebuginfodClient& client,
-    const std::atomic<bool>& cancel, JobResult& r, const DebuginfodClient::ProgressFn& progress)
+    const model::CancelFlag& cancel, JobResult& r, const DebuginfodClient::ProgressFn& progress)
 {
     const auto note = [&](FetchKind kind, const FetchResult& f) {
         r.debuginfod += (r.debuginfod.empty() ? "" : "; ") + std::string(fetchKindName(kind)) + " " + f.summary();
@@ -156,7 +134,7 @@ void fetchForJob(const Job& job, const DebugInfoLocator& locator, DebuginfodClie
         fetched.tried.insert(fetched.tried.begin(), r.located.tried.begin(), r.located.tried.end());
         r.located = std::move(fetched);
     }
-    if (!wantsDebuginfo(r.located) || cancel.load())
+    if (!wantsDebuginfo(r.located) || cancel.isCancelled())
         return;
     const FetchResult f = client.fetch(job.buildId, FetchKind::Debuginfo, &cancel, progress);
     note(FetchKind::Debuginfo, f);
@@ -201,8 +179,7 @@ model::Status fetchMissing(const std::vector<Job>& jobs, std::vector<JobResult>&
     applyDebuginfodEnvironment(options);
 
     std::atomic<size_t> next { 0 }, done { 0 };
-    std::atomic<bool> cancel { false };
-    std::atomic<unsigned> running { 0 };
+    model::CancelFlag cancel; // set here from progress; what the downloads look at
     // What each worker is fetching now, for the progress line: the binary and its bytes.
     struct Slot {
         std::string name;
@@ -219,7 +196,7 @@ model::Status fetchMissing(const std::vector<Job>& jobs, std::vector<JobResult>&
             const size_t j = order[k];
             if (!client) {
                 results[j].debuginfod = client.error().message;
-            } else if (!cancel.load()) {
+            } else if (!cancel.isCancelled()) {
                 {
                     std::lock_guard lock(mutex);
                     current = std::string(model::baseName(jobs[j].path.empty() ? jobs[j].buildId : jobs[j].path));
@@ -235,26 +212,12 @@ model::Status fetchMissing(const std::vector<Job>& jobs, std::vector<JobResult>&
             }
             done.fetch_add(1);
         }
-        running.fetch_sub(1);
     };
-    std::vector<std::thread> pool;
-    running.store(n);
-    for (unsigned t = 0; t < n; ++t) {
-        try {
-            pool.emplace_back(worker, t);
-        } catch (...) {
-            running.fetch_sub(1);
-        }
-    }
-    if (pool.empty()) {
-        running.store(1);
-        worker(0);
-    }
     std::string lastStage;
-    while (running.load() > 0) {
+    model::runThreads(n, worker, [&] {
         if (progress) {
             if (progress->isCancelled())
-                cancel.store(true);
+                cancel.cancel();
             std::string stage;
             {
                 std::lock_guard lock(mutex);
@@ -282,12 +245,9 @@ model::Status fetchMissing(const std::vector<Job>& jobs, std::vector<JobResult>&
             lastStage = stage;
             progress->setProgress(done.load(), order.size());
         }
-        std::this_thread::sleep_for(std::chrono::milliseconds(40));
-    }
-    for (std::thread& t : pool)
-        t.join();
+    });
     downloads += order.size();
-    if (cancel.load())
+    if (cancel.isCancelled())
         return model::makeError(ErrorCode::Cancelled, "symbolization cancelled");
     return model::Status::success();
 }
@@ -621,7 +581,7 @@ Result<SymbolizeReport> SymbolizationPass::run(Profile& p, model::Progress* prog
 
     // 1. Locate locally, a job per worker (file I/O and ELF headers: cheap but parallel).
     std::vector<JobResult> results(jobs.size());
-    parallelFor(jobs.size(), nThreads, [&](size_t j) { results[j].located = m_locator.locate(jobs[j].path, jobs[j].buildId, jobs[j].htlHash); });
+    model::parallelFor(jobs.size(), nThreads, [&](size_t j) { results[j].located = m_locator.locate(jobs[j].path, jobs[j].buildId, jobs[j].htlHash); });
     if (progress && progress->isCancelled())
         return makeError(ErrorCode::Cancelled, "symbolization cancelled");
 
@@ -649,7 +609,7 @@ Result<SymbolizeReport> SymbolizationPass::run(Profile& p, model::Progress* prog
     }
 
     // 3. Normalize the addresses of every located binary.
-    parallelFor(jobs.size(), nThreads, [&](size_t j) { normalizeJob(jobs[j], results[j]); });
+    model::parallelFor(jobs.size(), nThreads, [&](size_t j) { normalizeJob(jobs[j], results[j]); });
 
     // 4. Look up every located job's addresses on the pool (a huge binary is sharded), except
     //    those an earlier run of this SymbolizationPass answered.

@@ -20,6 +20,9 @@ endif()
 symflame_add_test(NAME tst_parallellookup SOURCES tst_parallellookup.cpp
   LIBS symbolize DEFINES ${SF_DEFINES} DEPENDS symfixtures TIMEOUT 600)
 
+# The isolation's wire protocol alone (symbolize/isolation/protocol.h): no process.
+symflame_add_test(NAME tst_isolationprotocol SOURCES tst_isolationprotocol.cpp LIBS symbolize_isolation)
+
 # Containment of the debug info readers (symbolize/isolation): a debug file that crashes LLVM's
 # DWARF reader (tests/fixtures/isolation.cmake) fails its own module only; answers read in a
 # worker process equal the in-process ones.

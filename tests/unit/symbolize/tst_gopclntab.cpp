@@ -1,5 +1,5 @@
 // Tests of the Go engine: symbolize/object/gopclntab (the table reader), symbolize/object/gobuildinfo and
-// symbolize/engines/goengine, on Go programs built by tests/gosym.cmake and on Go-built executables
+// symbolize/engines/goengine, on Go programs built by tests/fixtures/gofixtures.cmake and on Go-built executables
 // of other toolchains (esbuild). Oracles: `go tool addr2line` (physical function and innermost
 // file:line) on every function's entry and on PCs inside every function; llvm-symbolizer-19 on
 // the same program's DWARF for the whole inline chain; `go version` and `go tool buildid` for the

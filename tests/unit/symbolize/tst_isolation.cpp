@@ -416,14 +416,14 @@ private slots:
         QVERIFY(engine);
         const pid_t pid = (*engine)->workerPid();
         const std::vector<uint64_t> addresses = repeated(addressesOf(*elf));
-        std::atomic<bool> cancel { false };
+        model::CancelFlag cancel;
         SymbolizedAddresses out;
         model::Status st = model::Status::success();
         QElapsedTimer timer;
         std::thread lookup([&] { st = (*engine)->symbolize(addresses, out, &cancel); });
         std::this_thread::sleep_for(std::chrono::milliseconds(200));
         timer.start();
-        cancel.store(true);
+        cancel.cancel();
         lookup.join();
         QVERIFY(!st);
         QCOMPARE(int(st.error().code), int(model::ErrorCode::Cancelled));
