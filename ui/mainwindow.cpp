@@ -14,6 +14,7 @@
 #include "ui/flamegraphwidget.h"
 #include "ui/binariespanel.h"
 #include "ui/framedetailswidget.h"
+#include "ui/promiseprogress.h"
 #include "ui/symbolizesettings.h"
 #include "symbolize/pass/binarytriage.h"
 #include "ui/topfunctionsmodel.h"
@@ -61,43 +62,8 @@ using namespace symflame::model;
 namespace {
 
 constexpr int kMaxRecentFiles = 10;
-constexpr int kProgressScale = 1000;
 const char kRecentKey[] = "recentFiles";
 const char kLastDirKey[] = "lastDirectory";
-
-// model::Progress over a QPromise: progress and stage go to the future's watcher, Cancel on
-// the future is what the worker polls.
-template <typename T> class PromiseProgress : public Progress {
-public:
-    explicit PromiseProgress(QPromise<T>& promise)
-        : m_promise(promise)
-    {
-        m_promise.setProgressRange(0, kProgressScale);
-    }
-    void setProgress(uint64_t done, uint64_t total) override
-    {
-        if (total == 0)
-            return;
-        const int v = static_cast<int>(std::min<uint64_t>(kProgressScale, done * kProgressScale / total));
-        if (v > m_value) {
-            m_value = v;
-            m_promise.setProgressValueAndText(v, m_stage);
-        }
-    }
-    void setStage(std::string_view stage) override
-    {
-        m_stage = QString::fromUtf8(stage.data(), qsizetype(stage.size()));
-        // Text only travels with a progress step.
-        if (m_value < kProgressScale)
-            m_promise.setProgressValueAndText(++m_value, m_stage);
-    }
-    bool isCancelled() const override { return m_promise.isCanceled(); }
-
-private:
-    QPromise<T>& m_promise;
-    QString m_stage;
-    int m_value = 0;
-};
 
 } // namespace
 
