@@ -1,7 +1,7 @@
 // MainWindow: menus, drag and drop, background loading through QtConcurrent with a Progress
 // adapter over QPromise, results applied on the GUI thread if they are still wanted.
-// Over 600 lines still: the loading and symbolization stages and the search / rule handling are
-// to move to a session object and a view-state object (see the end of ARCHITECTURE.md's ui/).
+// Over 600 lines still: the job stages (startJob .. startSymbolization, finishJob) are to move to
+// a session object, and search, rules and chips to a view-state object; not done yet.
 #include "ui/mainwindow.h"
 
 #include "model/core/frameformat.h"
