@@ -1,3 +1,4 @@
+// Over 600 lines: layout-independent painting, hit testing and the legend share one geometry.
 // Flame graph painting and hit testing over a FlameLayout; the geometry of a frame is computed
 // the same way for both, so what the mouse finds is what was drawn. Colors come from the
 // scheme; frames that are not highlighted while a highlight is set are blended into the

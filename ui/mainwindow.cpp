@@ -1,18 +1,24 @@
 // MainWindow: menus, drag and drop, background loading through QtConcurrent with a Progress
 // adapter over QPromise, results applied on the GUI thread if they are still wanted.
+// Over 600 lines still: the job stages (startJob .. startSymbolization, finishJob) are to move to
+// a session object, and search, rules and chips to a view-state object; not done yet.
 #include "ui/mainwindow.h"
 
 #include "model/core/frameformat.h"
 #include "model/analysis/search.h"
 #include "model/analysis/toptable.h"
 #include "symbolize/pass/symbolizationpass.h"
+#include "ui/breadcrumb.h"
+#include "ui/callerscalleespanel.h"
 #include "ui/flameexport.h"
 #include "ui/flamegraphwidget.h"
 #include "ui/binariespanel.h"
 #include "ui/framedetailswidget.h"
+#include "ui/promiseprogress.h"
 #include "ui/symbolizesettings.h"
 #include "symbolize/pass/binarytriage.h"
 #include "ui/topfunctionsmodel.h"
+#include "ui/topfunctionspanel.h"
 
 #include <QAction>
 #include <QActionGroup>
@@ -21,13 +27,8 @@
 #include <QClipboard>
 #include <QDockWidget>
 #include <QHBoxLayout>
-#include <QHeaderView>
 #include <QLineEdit>
 #include <QListWidget>
-#include <QPixmap>
-#include <QSortFilterProxyModel>
-#include <QSplitter>
-#include <QTableView>
 #include <QToolButton>
 #include <QVBoxLayout>
 #include <QComboBox>
@@ -36,7 +37,6 @@
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QFutureWatcher>
 #include <QKeySequence>
 #include <QFontMetrics>
 #include <QLabel>
@@ -54,7 +54,6 @@
 #include <QStatusBar>
 #include <QToolBar>
 #include <QUrl>
-#include <QtConcurrentRun>
 
 namespace symflame::ui {
 
@@ -63,43 +62,8 @@ using namespace symflame::model;
 namespace {
 
 constexpr int kMaxRecentFiles = 10;
-constexpr int kProgressScale = 1000;
 const char kRecentKey[] = "recentFiles";
 const char kLastDirKey[] = "lastDirectory";
-
-// model::Progress over a QPromise: progress and stage go to the future's watcher, Cancel on
-// the future is what the worker polls.
-template <typename T> class PromiseProgress : public Progress {
-public:
-    explicit PromiseProgress(QPromise<T>& promise)
-        : m_promise(promise)
-    {
-        m_promise.setProgressRange(0, kProgressScale);
-    }
-    void setProgress(uint64_t done, uint64_t total) override
-    {
-        if (total == 0)
-            return;
-        const int v = static_cast<int>(std::min<uint64_t>(kProgressScale, done * kProgressScale / total));
-        if (v > m_value) {
-            m_value = v;
-            m_promise.setProgressValueAndText(v, m_stage);
-        }
-    }
-    void setStage(std::string_view stage) override
-    {
-        m_stage = QString::fromUtf8(stage.data(), qsizetype(stage.size()));
-        // Text only travels with a progress step.
-        if (m_value < kProgressScale)
-            m_promise.setProgressValueAndText(++m_value, m_stage);
-    }
-    bool isCancelled() const override { return m_promise.isCanceled(); }
-
-private:
-    QPromise<T>& m_promise;
-    QString m_stage;
-    int m_value = 0;
-};
 
 } // namespace
 
@@ -173,17 +137,13 @@ MainWindow::MainWindow(QWidget* parent)
     m_resetZoomAction = m_toolbar->addAction(tr("Reset Zoom"), m_flame, [this] { m_flame->resetView(); });
     m_resetZoomAction->setShortcuts({ QKeySequence(Qt::CTRL | Qt::Key_0), QKeySequence(Qt::Key_Home) });
     m_resetZoomAction->setToolTip(tr("Show the whole profile (Ctrl+0, Home)"));
-    m_breadcrumb = new QWidget;
-    m_breadcrumb->setObjectName(QStringLiteral("breadcrumb"));
-    m_breadcrumbLayout = new QHBoxLayout(m_breadcrumb);
-    m_breadcrumbLayout->setContentsMargins(8, 0, 8, 0);
-    m_breadcrumbLayout->setSpacing(0);
+    m_breadcrumb = new Breadcrumb(m_flame);
     m_toolbar->addWidget(m_breadcrumb);
     connect(m_flame, &FlameGraphWidget::rootChanged, this, [this] {
         const bool zoomed = m_flame->isZoomed();
         m_backAction->setEnabled(zoomed);
         m_resetZoomAction->setEnabled(zoomed || m_flame->isViewZoomed());
-        updateBreadcrumb();
+        m_breadcrumb->rebuild();
     });
     connect(m_flame, &FlameGraphWidget::viewChanged, this,
         [this] { m_resetZoomAction->setEnabled(m_flame->isZoomed() || m_flame->isViewZoomed()); });
@@ -192,7 +152,7 @@ MainWindow::MainWindow(QWidget* parent)
             m_details->setFrame(m_snapshot, node, m_debugSources ? *m_debugSources : QMap<int, QString>(),
                 m_report ? &m_report->sourceMaps : nullptr);
             if (m_snapshot && node.valid() && node != m_snapshot->tree->root())
-                showSandwich(m_snapshot->tree->node(node).symbol);
+                m_sandwich->showFunction(m_snapshot, m_snapshot->tree->node(node).symbol);
         });
     connect(m_flame, &FlameGraphWidget::contextMenuRequested, this, &MainWindow::showFrameMenu);
     m_backAction->setEnabled(false);
@@ -223,8 +183,7 @@ MainWindow::MainWindow(QWidget* parent)
 MainWindow::~MainWindow()
 {
     // The worker holds no pointer to us; cancelling lets the thread pool wind down quickly.
-    if (m_cancelCurrent)
-        m_cancelCurrent();
+    m_jobs.cancel();
 }
 
 void MainWindow::createMenus()
@@ -362,80 +321,27 @@ void MainWindow::createDocks()
     detailsDock->setWidget(m_details);
     addDockWidget(Qt::RightDockWidgetArea, detailsDock);
 
-    m_topModel = new TopFunctionsModel(this);
-    m_topProxy = new QSortFilterProxyModel(this);
-    m_topProxy->setSourceModel(m_topModel);
-    m_topProxy->setSortRole(TopFunctionsModel::SortRole);
-    m_topProxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
-    m_topProxy->setFilterKeyColumn(TopFunctionsModel::Function);
-    m_topView = new QTableView;
-    m_topView->setModel(m_topProxy);
-    m_topView->setSortingEnabled(true);
-    m_topView->sortByColumn(TopFunctionsModel::Self, Qt::DescendingOrder);
-    m_topView->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_topView->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    m_topView->verticalHeader()->hide();
-    m_topView->verticalHeader()->setDefaultSectionSize(m_topView->fontMetrics().height() + 4);
-    m_topView->horizontalHeader()->setSectionResizeMode(TopFunctionsModel::Function, QHeaderView::Stretch);
-    m_topView->setToolTip(tr("Double-click a function to focus on it"));
-    auto* filter = new QLineEdit;
-    filter->setPlaceholderText(tr("Filter functions"));
-    filter->setClearButtonEnabled(true);
-    connect(filter, &QLineEdit::textChanged, m_topProxy, &QSortFilterProxyModel::setFilterFixedString);
-    connect(m_topView, &QTableView::doubleClicked, this, [this](const QModelIndex& index) {
-        const QString name = m_topProxy->index(index.row(), TopFunctionsModel::Function).data().toString();
+    m_topFunctions = new TopFunctionsPanel;
+    connect(m_topFunctions, &TopFunctionsPanel::focusRequested, this, [this](const QString& name) {
         addRule(FilterRule { FilterRule::Action::Focus, FilterRule::Target::Function, name.toStdString() });
     });
-    auto* topWidget = new QWidget;
-    auto* topLayout = new QVBoxLayout(topWidget);
-    topLayout->setContentsMargins(2, 2, 2, 2);
-    topLayout->addWidget(filter);
-    topLayout->addWidget(m_topView);
     auto* topDock = new QDockWidget(tr("Top Functions"), this);
     topDock->setObjectName(QStringLiteral("topFunctionsDock"));
-    topDock->setWidget(topWidget);
+    topDock->setWidget(m_topFunctions);
     addDockWidget(Qt::RightDockWidgetArea, topDock);
     resizeDocks({ detailsDock, topDock }, { 380, 380 }, Qt::Horizontal);
 
     // Sandwich: merged callers of the selected function above it, its callees below.
-    m_callers = new FlameGraphWidget;
-    m_callers->setPlaceholderText(tr("Select a function to see its callers"));
-    m_callees = new FlameGraphWidget;
-    m_callees->setOrientation(FlameGraphPainter::Orientation::Icicle);
-    m_callees->setPlaceholderText(tr("and its callees"));
-    const auto scrolled = [](FlameGraphWidget* w) {
-        auto* area = new QScrollArea;
-        area->setWidget(w);
-        area->setWidgetResizable(true);
-        area->setFrameShape(QFrame::NoFrame);
-        area->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-        return area;
-    };
-    auto* callersArea = scrolled(m_callers);
-    QScrollBar* callersBar = callersArea->verticalScrollBar();
-    connect(callersBar, &QScrollBar::rangeChanged, callersBar, [callersBar](int, int max) { callersBar->setValue(max); });
-    auto* splitter = new QSplitter(Qt::Vertical);
-    splitter->addWidget(callersArea);
-    splitter->addWidget(scrolled(m_callees));
-    m_sandwichLabel = new QLabel(tr("No function selected"));
-    m_sandwichLabel->setTextFormat(Qt::PlainText);
-    auto* sandwichWidget = new QWidget;
-    auto* sandwichLayout = new QVBoxLayout(sandwichWidget);
-    sandwichLayout->setContentsMargins(2, 2, 2, 2);
-    sandwichLayout->addWidget(m_sandwichLabel);
-    sandwichLayout->addWidget(splitter, 1);
+    m_sandwich = new CallersCalleesPanel;
     auto* sandwichDock = new QDockWidget(tr("Callers and Callees"), this);
     sandwichDock->setObjectName(QStringLiteral("sandwichDock"));
-    sandwichDock->setWidget(sandwichWidget);
+    sandwichDock->setWidget(m_sandwich);
     addDockWidget(Qt::BottomDockWidgetArea, sandwichDock);
     sandwichDock->hide();
-    connect(m_topView, &QTableView::clicked, this, [this](const QModelIndex& index) {
-        const QModelIndex source = m_topProxy->mapToSource(index);
-        showSandwich(SymbolId(source.data(TopFunctionsModel::SymbolRole).toUInt()));
-    });
+    connect(m_topFunctions, &TopFunctionsPanel::functionClicked, this,
+        [this](SymbolId function) { m_sandwich->showFunction(m_snapshot, function); });
 
-    m_legend = new QListWidget;
-    m_legend->setToolTip(tr("Click an entry to highlight its frames; click it again to clear"));
+    m_legend = new LegendWidget;
     m_legendDock = new QDockWidget(tr("Legend"), this);
     m_legendDock->setObjectName(QStringLiteral("legendDock"));
     m_legendDock->setWidget(m_legend);
@@ -468,69 +374,33 @@ void MainWindow::createDocks()
             search(QString::fromStdString(r->name), false);
     });
     m_legendDock->hide();
-    connect(m_legend, &QListWidget::itemClicked, this, [this](QListWidgetItem* item) {
-        if (!m_snapshot)
-            return;
-        if (item->data(Qt::UserRole + 1).toBool()) {
-            item->setData(Qt::UserRole + 1, false);
-            m_legend->clearSelection();
-            applySearch(); // back to the search's highlight, if any
-            return;
-        }
-        for (int i = 0; i < m_legend->count(); ++i)
-            m_legend->item(i)->setData(Qt::UserRole + 1, false);
-        item->setData(Qt::UserRole + 1, true);
-        std::vector<uint8_t> highlight(m_snapshot->symbols->size(), 0);
-        for (const QVariant& v : item->data(Qt::UserRole).toList())
-            highlight[v.toUInt()] = 1;
-        m_flame->setHighlight(std::move(highlight));
-    });
+    connect(m_legend, &LegendWidget::highlightRequested, m_flame, &FlameGraphWidget::setHighlight);
+    connect(m_legend, &LegendWidget::highlightCleared, this, &MainWindow::applySearch); // back to the search's
 }
 
 void MainWindow::updateLegend()
 {
-    m_legend->clear();
-    const bool dark = m_flame->palette().color(QPalette::Base).lightness() < 128;
-    for (const FlameGraphPainter::LegendEntry& e : m_flame->painter().legend(dark)) {
-        QPixmap swatch(14, 14);
-        swatch.fill(e.color);
-        auto* item = new QListWidgetItem(QIcon(swatch), tr("%1 (%2 functions)").arg(e.label).arg(e.symbols.size()));
-        QVariantList ids;
-        ids.reserve(qsizetype(e.symbols.size()));
-        for (SymbolId id : e.symbols)
-            ids << QVariant::fromValue<uint>(id.value);
-        item->setData(Qt::UserRole, ids);
-        m_legend->addItem(item);
-    }
+    m_legend->setLegend(m_flame->painter(), m_flame->palette().color(QPalette::Base).lightness() < 128);
 }
 
-void MainWindow::showSandwich(SymbolId function)
+TopFunctionsModel* MainWindow::topFunctionsModel() const
 {
-    const uint64_t generation = ++m_sandwichGeneration;
-    if (!m_snapshot || !function.valid() || function.index() >= m_snapshot->symbols->size()) {
-        m_callers->setSnapshot(nullptr);
-        m_callees->setSnapshot(nullptr);
-        m_sandwichLabel->setText(tr("No function selected"));
-        return;
-    }
-    m_sandwichLabel->setText(tr("Callers (above) and callees (below) of %1")
-                                 .arg(QString::fromStdString(m_snapshot->symbols->displayName(function))));
-    using Pair = std::pair<std::shared_ptr<const ProfileSnapshot>, std::shared_ptr<const ProfileSnapshot>>;
-    auto snapshot = m_snapshot;
-    auto* watcher = new QFutureWatcher<Pair>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation] {
-        watcher->deleteLater();
-        if (generation != m_sandwichGeneration)
-            return;
-        const Pair halves = watcher->result();
-        m_callers->setSnapshot(halves.first);
-        m_callees->setSnapshot(halves.second);
-    });
-    watcher->setFuture(QtConcurrent::run([snapshot, function] {
-        auto callers = withSandwich(*snapshot, function, StackFilter::Sandwich::Callers);
-        auto callees = withSandwich(*snapshot, function, StackFilter::Sandwich::Callees);
-        return Pair(callers ? callers.value() : nullptr, callees ? callees.value() : nullptr);
-    }));
+    return m_topFunctions->model();
+}
+
+FlameGraphWidget* MainWindow::callersGraph() const
+{
+    return m_sandwich->callersGraph();
+}
+
+FlameGraphWidget* MainWindow::calleesGraph() const
+{
+    return m_sandwich->calleesGraph();
+}
+
+QWidget* MainWindow::breadcrumb() const
+{
+    return m_breadcrumb;
 }
 
 void MainWindow::search(const QString& pattern, bool regex)
@@ -641,26 +511,6 @@ void MainWindow::updateChips()
     m_chipsBar->setVisible(!rules.empty() || m_snapshot->view.collapseRecursion);
 }
 
-void MainWindow::updateTopFunctions()
-{
-    const uint64_t generation = ++m_topGeneration;
-    m_topModel->setEntries(nullptr, {}, 0);
-    if (!m_snapshot)
-        return;
-    auto snapshot = m_snapshot;
-    auto* watcher = new QFutureWatcher<std::vector<TopEntry>>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation, snapshot] {
-        watcher->deleteLater();
-        if (generation != m_topGeneration)
-            return;
-        m_topModel->setEntries(snapshot, watcher->result(), snapshot->tree->totalValue());
-    });
-    watcher->setFuture(QtConcurrent::run([snapshot] {
-        const StackFilter filter = snapshot->filter();
-        return topFunctions(*snapshot->profile, *snapshot->symbols, snapshot->sampleType, &filter);
-    }));
-}
-
 void MainWindow::showFrameMenu(NodeId node, const QPoint& globalPos)
 {
     if (!m_snapshot || !node.valid() || node == m_snapshot->tree->root())
@@ -720,58 +570,6 @@ void MainWindow::exportDialog()
         QMessageBox::warning(this, tr("Export Failed"), error);
     else
         m_hoverLabel->setText(tr("Exported to %1").arg(path));
-}
-
-void MainWindow::updateBreadcrumb()
-{
-    while (QLayoutItem* item = m_breadcrumbLayout->takeAt(0)) {
-        delete item->widget();
-        delete item;
-    }
-    if (!m_snapshot || !m_flame->isZoomed())
-        return;
-    // all › ancestors › the zoomed frame; a deep path keeps its first and last steps.
-    std::vector<NodeId> path = m_snapshot->tree->pathTo(m_flame->rootNode());
-    path.insert(path.begin(), m_snapshot->tree->root());
-    constexpr size_t kShown = 8;
-    const QFontMetrics metrics(font());
-    auto separator = [this](const QString& text) {
-        auto* label = new QLabel(text);
-        label->setContentsMargins(2, 0, 2, 0);
-        label->setEnabled(false);
-        m_breadcrumbLayout->addWidget(label);
-    };
-    for (size_t i = 0; i < path.size(); ++i) {
-        if (path.size() > kShown && i == 2) {
-            separator(QStringLiteral("› … "));
-            i = path.size() - (kShown - 2);
-        }
-        const NodeId node = path[i];
-        const QString name = i == 0 ? tr("all") : m_flame->label(node);
-        const QString shown = metrics.elidedText(name, Qt::ElideMiddle, 240);
-        if (i > 0)
-            separator(QStringLiteral("›"));
-        if (i + 1 == path.size()) {
-            auto* current = new QLabel(shown);
-            current->setToolTip(name);
-            QFont bold = current->font();
-            bold.setBold(true);
-            current->setFont(bold);
-            current->setContentsMargins(4, 0, 4, 0);
-            m_breadcrumbLayout->addWidget(current);
-            break;
-        }
-        auto* button = new QToolButton;
-        button->setAutoRaise(true);
-        button->setText(shown);
-        button->setToolTip(tr("Zoom to %1").arg(name));
-        button->setProperty("node", QVariant::fromValue(static_cast<quint32>(node.value)));
-        connect(button, &QToolButton::clicked, this, [this, node] {
-            // Deferred: the jump rebuilds this bar, button included.
-            QMetaObject::invokeMethod(this, [this, node] { m_flame->jumpTo(node); }, Qt::QueuedConnection);
-        });
-        m_breadcrumbLayout->addWidget(button);
-    }
 }
 
 void MainWindow::showShortcuts()
@@ -855,33 +653,6 @@ void MainWindow::startJob(const QString& path, const QString& what, Job job, boo
 {
     cancelLoading();
     m_jobKeepsView = keepView;
-    const uint64_t generation = ++m_generation;
-    auto* watcher = new QFutureWatcher<JobOutcome>(this);
-    connect(watcher, &QFutureWatcherBase::progressValueChanged, m_progress, &QProgressBar::setValue);
-    connect(watcher, &QFutureWatcherBase::progressTextChanged, this, [this, what](const QString& stage) {
-        m_hoverLabel->setText(stage.isEmpty() ? what : what + QStringLiteral(": ") + stage);
-    });
-    connect(watcher, &QFutureWatcherBase::resultReadyAt, this, [this, watcher, generation](int index) {
-        if (generation != m_generation || watcher->future().isCanceled())
-            return;
-        const JobOutcome outcome = watcher->future().resultAt(index);
-        if (outcome.preview)
-            showPreview(outcome);
-    });
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation, path] {
-        watcher->deleteLater();
-        if (generation != m_generation)
-            return; // cancelled or superseded by a newer load
-        m_cancelCurrent = nullptr;
-        setLoadingUi(false);
-        const int results = watcher->future().resultCount();
-        if (watcher->future().isCanceled() || results == 0 || watcher->future().resultAt(results - 1).preview) {
-            finishJob(path, JobOutcome { nullptr, {}, true });
-            return;
-        }
-        finishJob(path, watcher->future().resultAt(results - 1));
-    });
-
     QFuture<JobOutcome> future = QtConcurrent::run([job = std::move(job)](QPromise<JobOutcome>& promise) {
         PromiseProgress<JobOutcome> progress(promise);
         const PreviewSink preview = [&promise](std::shared_ptr<const ProfileSnapshot> first) {
@@ -900,18 +671,34 @@ void MainWindow::startJob(const QString& path, const QString& what, Job job, boo
         }
         promise.addResult(std::move(outcome));
     });
-    watcher->setFuture(future);
-    m_cancelCurrent = [future]() mutable { future.cancel(); };
+    auto* watcher = m_jobs.track(future, [this, path](const QFuture<JobOutcome>& done) {
+        setLoadingUi(false);
+        const int results = done.resultCount();
+        if (done.isCanceled() || results == 0 || done.resultAt(results - 1).preview) {
+            finishJob(path, JobOutcome { nullptr, {}, true });
+            return;
+        }
+        finishJob(path, done.resultAt(results - 1));
+    });
+    const uint64_t current = m_jobs.id();
+    connect(watcher, &QFutureWatcherBase::progressValueChanged, m_progress, &QProgressBar::setValue);
+    connect(watcher, &QFutureWatcherBase::progressTextChanged, this, [this, what](const QString& stage) {
+        m_hoverLabel->setText(stage.isEmpty() ? what : what + QStringLiteral(": ") + stage);
+    });
+    connect(watcher, &QFutureWatcherBase::resultReadyAt, this, [this, watcher, current](int index) {
+        if (!m_jobs.isCurrent(current) || watcher->future().isCanceled())
+            return;
+        const JobOutcome outcome = watcher->future().resultAt(index);
+        if (outcome.preview)
+            showPreview(outcome);
+    });
     setLoadingUi(true, what);
 }
 
 void MainWindow::cancelLoading()
 {
-    if (!m_cancelCurrent)
+    if (!m_jobs.cancel()) // whatever the cancelled job still delivers is dropped
         return;
-    m_cancelCurrent();
-    m_cancelCurrent = nullptr;
-    ++m_generation; // whatever the cancelled job still delivers is dropped
     setLoadingUi(false);
     m_hoverLabel->setText(tr("Cancelled"));
     updateStatus();
@@ -945,8 +732,8 @@ void MainWindow::finishJob(const QString& path, const JobOutcome& outcome)
     }
     if (m_jobKeepsView && m_snapshot) {
         // Live symbolization: same profile, names instead of addresses; keep zoom and selection.
-        const NodeId root = mapNode(*outcome.snapshot, m_flame->rootNode());
-        const NodeId selected = mapNode(*outcome.snapshot, m_flame->selected());
+        const NodeId root = mapNode(*m_snapshot, *outcome.snapshot, m_flame->rootNode());
+        const NodeId selected = mapNode(*m_snapshot, *outcome.snapshot, m_flame->selected());
         const QString search = m_searchEdit->text();
         showSnapshot(outcome.snapshot);
         if (root.valid() && root != outcome.snapshot->tree->root())
@@ -966,8 +753,8 @@ void MainWindow::finishJob(const QString& path, const JobOutcome& outcome)
     // The complete tree after a preview: keep where the user went meanwhile.
     NodeId root, selected;
     if (m_showingPreview && m_snapshot && m_snapshot->profile == outcome.snapshot->profile) {
-        root = mapNode(*outcome.snapshot, m_flame->rootNode());
-        selected = mapNode(*outcome.snapshot, m_flame->selected());
+        root = mapNode(*m_snapshot, *outcome.snapshot, m_flame->rootNode());
+        selected = mapNode(*m_snapshot, *outcome.snapshot, m_flame->selected());
     }
     m_showingPreview = false;
     m_report.reset(); // a new profile: no pass has run over it yet
@@ -1063,44 +850,6 @@ void MainWindow::startSymbolization()
         true);
 }
 
-NodeId MainWindow::mapNode(const ProfileSnapshot& other, NodeId node) const
-{
-    if (!m_snapshot || !node.valid() || node.index() >= m_snapshot->tree->size())
-        return {};
-    const CallTree& oldTree = *m_snapshot->tree;
-    const CallTree& newTree = *other.tree;
-    const SymbolTable& oldSymbols = *m_snapshot->symbols;
-    const SymbolTable& newSymbols = *other.symbols;
-    const bool topDown = newTree.direction() == CallTree::Direction::TopDown;
-    // The symbols of the path in the new table: through each old symbol's exemplar location,
-    // whose inline chain may have grown from one unsymbolized frame to several.
-    std::vector<SymbolId> wanted;
-    for (const NodeId step : oldTree.pathTo(node)) {
-        const Symbol& sym = oldSymbols.symbol(oldTree.node(step).symbol);
-        if (sym.exemplar.index() >= other.profile->locations.size())
-            return {};
-        const auto frames = newSymbols.frames(sym.exemplar);
-        if (sym.symbolized && sym.lineIndex < frames.size()) {
-            wanted.push_back(frames[sym.lineIndex]);
-        } else if (topDown) {
-            wanted.insert(wanted.end(), frames.rbegin(), frames.rend());
-        } else {
-            wanted.insert(wanted.end(), frames.begin(), frames.end());
-        }
-    }
-    NodeId cur = newTree.root();
-    for (const SymbolId s : wanted) {
-        NodeId next;
-        for (const NodeId c : newTree.children(cur))
-            if (newTree.node(c).symbol == s)
-                next = c;
-        if (!next.valid())
-            break; // the deepest node still on the path
-        cur = next;
-    }
-    return cur;
-}
-
 void MainWindow::showSnapshot(std::shared_ptr<const ProfileSnapshot> snapshot)
 {
     m_snapshot = std::move(snapshot);
@@ -1109,8 +858,8 @@ void MainWindow::showSnapshot(std::shared_ptr<const ProfileSnapshot> snapshot)
     m_flame->setSnapshot(m_snapshot);
     m_flame->setFocus();
     m_details->setFrame(m_snapshot, {});
-    showSandwich({});
-    updateTopFunctions();
+    m_sandwich->showFunction(m_snapshot, {});
+    m_topFunctions->setSnapshot(m_snapshot);
     updateChips();
     updateLegend();
     applySearch();

@@ -1,12 +1,14 @@
 // The main window: File menu (Open, Open Recent, Export, Quit), drag and drop, a sample-type
 // chooser, search (Ctrl+F), color schemes, flame/icicle and top-down/bottom-up views, focus /
 // ignore / hide rules shown as removable chips, frame details and top functions docks, and
-// background loading with progress and Cancel in the status bar. A generation counter drops
-// results of jobs that were cancelled or replaced by a newer one.
+// background loading with progress and Cancel in the status bar. A JobTracker drops results of
+// jobs that were cancelled or replaced by a newer one.
 #pragma once
 
 #include "symbolize/pass/symbolizationpass.h"
 
+#include "ui/jobtracker.h"
+#include "ui/legendwidget.h"
 #include "ui/profilesnapshot.h"
 
 #include <QMainWindow>
@@ -24,8 +26,6 @@ class QDockWidget;
 class QHBoxLayout;
 class QLineEdit;
 class QListWidget;
-class QSortFilterProxyModel;
-class QTableView;
 class QComboBox;
 class QLabel;
 class QMenu;
@@ -37,6 +37,9 @@ class QToolBar;
 namespace symflame::ui {
 
 class BinariesPanel;
+class Breadcrumb;
+class CallersCalleesPanel;
+class TopFunctionsPanel;
 
 class FlameGraphWidget;
 class FrameDetailsWidget;
@@ -67,16 +70,16 @@ public:
     /// Adds a focus, ignore or hide rule and rebuilds the graph in the background.
     void addRule(const model::FilterRule& rule);
     void removeRule(int index);
-    TopFunctionsModel* topFunctionsModel() const { return m_topModel; }
+    TopFunctionsModel* topFunctionsModel() const;
     FrameDetailsWidget* frameDetails() const { return m_details; }
     /// The color legend (one row per binary, status or frame type; clicking one highlights it).
     QListWidget* legend() const { return m_legend; }
     /// The two halves of the sandwich view of the selected function.
-    FlameGraphWidget* callersGraph() const { return m_callers; }
-    FlameGraphWidget* calleesGraph() const { return m_callees; }
+    FlameGraphWidget* callersGraph() const;
+    FlameGraphWidget* calleesGraph() const;
     /// The zoom path in the toolbar: a button per ancestor of the zoomed frame ("all" first,
     /// each with its node id in the "node" property) that zooms back to it, then the frame.
-    QWidget* breadcrumb() const { return m_breadcrumb; }
+    QWidget* breadcrumb() const;
     /// Writes the current view to path (.svg or an image); false with a message on failure.
     bool exportTo(const QString& path, QString* error = nullptr);
 
@@ -115,8 +118,6 @@ private:
     /// symbolization) and is announced by symbolizationFinished, not loadFinished.
     void startJob(const QString& path, const QString& what, Job job, bool keepView = false);
     void startSymbolization();
-    /// node of the shown snapshot's tree, found again in other's (by the symbols on its path).
-    model::NodeId mapNode(const ProfileSnapshot& other, model::NodeId node) const;
     void finishJob(const QString& path, const JobOutcome& outcome);
     /// Shows a load's preview: painted and explorable while the complete tree is grown.
     void showPreview(const JobOutcome& outcome);
@@ -137,12 +138,10 @@ private:
     void stepSearch();
     void rebuildView(const ViewOptions& view);
     void updateChips();
-    void updateTopFunctions();
     void showFrameMenu(model::NodeId node, const QPoint& globalPos);
     void exportDialog();
     void showShortcuts();
     void updateLegend();
-    void showSandwich(model::SymbolId function);
 
     FlameGraphWidget* m_flame = nullptr;
     QScrollArea* m_scroll = nullptr;
@@ -155,9 +154,7 @@ private:
     QAction* m_profileChoiceAction = nullptr;
     QAction* m_profileChoiceLabelAction = nullptr;
     QLabel* m_rootLabel = nullptr;
-    QWidget* m_breadcrumb = nullptr;
-    QHBoxLayout* m_breadcrumbLayout = nullptr;
-    void updateBreadcrumb();
+    Breadcrumb* m_breadcrumb = nullptr;
     QAction* m_backAction = nullptr;
     QAction* m_resetZoomAction = nullptr;
     QMenu* m_recentMenu = nullptr;
@@ -178,15 +175,9 @@ private:
     QAction* m_bottomUpAction = nullptr;
     QAction* m_collapseAction = nullptr;
     FrameDetailsWidget* m_details = nullptr;
-    TopFunctionsModel* m_topModel = nullptr;
-    QSortFilterProxyModel* m_topProxy = nullptr;
-    QTableView* m_topView = nullptr;
-    uint64_t m_topGeneration = 0;
-    QListWidget* m_legend = nullptr;
-    FlameGraphWidget* m_callers = nullptr;
-    FlameGraphWidget* m_callees = nullptr;
-    QLabel* m_sandwichLabel = nullptr;
-    uint64_t m_sandwichGeneration = 0;
+    TopFunctionsPanel* m_topFunctions = nullptr;
+    LegendWidget* m_legend = nullptr;
+    CallersCalleesPanel* m_sandwich = nullptr;
     bool m_jobKeepsView = false;
     bool m_showingPreview = false; ///< the shown snapshot is a load's preview
     std::shared_ptr<QMap<int, QString>> m_debugSources; ///< per mapping index, from the last symbolization
@@ -201,11 +192,10 @@ private:
 
     std::shared_ptr<const ProfileSnapshot> m_snapshot;
     QString m_path;
-    uint64_t m_generation = 0;
+    JobTracker m_jobs { this }; ///< loading, switching the view, symbolizing: one at a time
     bool m_loading = false;
     bool m_errorDialogs = true;
     bool m_stickToBottom = true;
-    std::function<void()> m_cancelCurrent;
 };
 
 } // namespace symflame::ui

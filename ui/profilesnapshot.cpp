@@ -212,4 +212,42 @@ StackFilter ProfileSnapshot::filter() const
     return StackFilter::build(*profile, *symbols, view.rules, view.collapseRecursion);
 }
 
+NodeId mapNode(const ProfileSnapshot& from, const ProfileSnapshot& to, NodeId node)
+{
+    if (!node.valid() || node.index() >= from.tree->size())
+        return {};
+    const CallTree& oldTree = *from.tree;
+    const CallTree& newTree = *to.tree;
+    const SymbolTable& oldSymbols = *from.symbols;
+    const SymbolTable& newSymbols = *to.symbols;
+    const bool topDown = newTree.direction() == CallTree::Direction::TopDown;
+    // The symbols of the path in the new table: through each old symbol's exemplar location,
+    // whose inline chain may have grown from one unsymbolized frame to several.
+    std::vector<SymbolId> wanted;
+    for (const NodeId step : oldTree.pathTo(node)) {
+        const Symbol& sym = oldSymbols.symbol(oldTree.node(step).symbol);
+        if (sym.exemplar.index() >= to.profile->locations.size())
+            return {};
+        const auto frames = newSymbols.frames(sym.exemplar);
+        if (sym.symbolized && sym.lineIndex < frames.size()) {
+            wanted.push_back(frames[sym.lineIndex]);
+        } else if (topDown) {
+            wanted.insert(wanted.end(), frames.rbegin(), frames.rend());
+        } else {
+            wanted.insert(wanted.end(), frames.begin(), frames.end());
+        }
+    }
+    NodeId cur = newTree.root();
+    for (const SymbolId s : wanted) {
+        NodeId next;
+        for (const NodeId c : newTree.children(cur))
+            if (newTree.node(c).symbol == s)
+                next = c;
+        if (!next.valid())
+            break; // the deepest node still on the path
+        cur = next;
+    }
+    return cur;
+}
+
 } // namespace symflame::ui

@@ -92,4 +92,9 @@ model::Result<std::shared_ptr<const ProfileSnapshot>> withSandwich(const Profile
 model::Result<std::shared_ptr<const ProfileSnapshot>> withProfile(const ProfileSnapshot& snapshot,
     std::shared_ptr<const model::Profile> profile, model::Progress* progress = nullptr);
 
+/// node of from's tree found again in to's (by the symbols on its path; e.g. after
+/// symbolization, or the complete tree after a preview): the deepest node of to's tree still on
+/// that path, or none when node is not one of from's.
+model::NodeId mapNode(const ProfileSnapshot& from, const ProfileSnapshot& to, model::NodeId node);
+
 } // namespace symflame::ui
