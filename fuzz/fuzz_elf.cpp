@@ -1,7 +1,9 @@
 // Fuzz harness: the ELF reader (headers, sections, segments, notes and build IDs, debug links,
 // compressed sections), the symbol tables, Go build info, MiniDebugInfo and address
-// normalization over a mapping taken from the input's first 24 bytes.
+// normalization over a mapping taken from the input's first 24 bytes; the checks run before LLVM
+// reads a file's DWARF (relocation tables, line table header forms).
 #include "fuzz/fuzzhelpers.h"
+#include "symbolize/engines/linetableforms.h"
 #include "symbolize/object/addressnormalizer.h"
 #include "symbolize/object/elffile.h"
 #include "symbolize/object/gobuildinfo.h"
@@ -42,6 +44,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
         }
     }
     (void)openMiniDebugInfo(e);
+    (void)relocationProblem(e);
+    if (const ElfSection* line = e.findSection(".debug_line")) {
+        const auto table = e.sectionData(*line);
+        (void)lineTableFormProblem(table, 0, e.isLittleEndian());
+        (void)lineTableFormProblem(table, mapping.offset % (table.size() + 1), e.isLittleEndian());
+    }
     if (auto n = AddressNormalizer::create(e, mapping)) {
         (void)n->toElfAddress(mapping.start);
         (void)n->toElfAddress(mapping.limit);

@@ -1,4 +1,5 @@
 #include "symbolize/engines/dwarfengine.h"
+#include "symbolize/engines/linetableforms.h"
 
 #include "symbolize/object/demangle.h"
 
@@ -151,13 +152,23 @@ struct DwarfEngine::Impl {
             llvm::DWARFUnit* full = top.isValid() ? top.getDwarfUnit() : nullptr;
             ok = full && (full == cu || treeIsConsistent(*full));
         }
+        std::string why = ok ? std::string() : std::string("its DIE tree is inconsistent");
+        if (ok) {
+            // LLVM's reader crashes on a line table header that declares a form it does not know.
+            const auto stmtList = llvm::dwarf::toSectionOffset(cu->getUnitDIE().find(llvm::dwarf::DW_AT_stmt_list));
+            const llvm::StringRef lines = cu->getLineSection().Data;
+            if (stmtList)
+                why = lineTableFormProblem(std::span(reinterpret_cast<const uint8_t*>(lines.data()), lines.size()),
+                    *stmtList, context->isLittleEndian());
+            ok = why.empty();
+        }
         if (!ok) {
             ++warningCount;
             if (warnings.size() < options.maxWarnings) {
                 char buf[32];
                 std::snprintf(buf, sizeof buf, "%llx", static_cast<unsigned long long>(cu->getOffset()));
-                warnings.push_back(std::string("malformed DWARF unit at offset 0x") + buf
-                    + ": its DIE tree is inconsistent; using the symbol table for its addresses");
+                warnings.push_back(std::string("malformed DWARF unit at offset 0x") + buf + ": " + why
+                    + "; using the symbol table for its addresses");
             }
         }
         it->second = ok;
@@ -461,7 +472,12 @@ Result<std::unique_ptr<DwarfEngine>> DwarfEngine::create(const ModuleFiles& file
     }
     Impl* impl = &d;
     auto handler = [impl](llvm::Error e) { impl->warn(std::move(e)); };
-    if (files.dwarf) {
+    const std::string relocations = files.dwarf ? relocationProblem(*files.dwarf) : std::string();
+    if (!relocations.empty()) {
+        ++d.warningCount;
+        d.warnings.push_back("the DWARF of " + files.dwarf->path() + " is not read: its relocations cannot be applied ("
+            + relocations + ")");
+    } else if (files.dwarf) {
         auto obj = openObject(*files.dwarf);
         if (!obj)
             return obj.error();

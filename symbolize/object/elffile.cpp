@@ -540,4 +540,69 @@ std::span<const uint8_t> elfBytesAt(const ElfFile& elf, uint64_t address)
     return {};
 }
 
+namespace {
+
+// Whether a table of entries of entrySize bytes can be read as LLVM's ELFFile::getSectionContentsAsArray
+// reads it: the entry size as declared, a whole number of entries, in the file, aligned.
+std::string tableProblem(const ElfFile& elf, const ElfSection& s, uint64_t entrySize, const char* what)
+{
+    const std::string name = "section " + std::to_string(s.index) + " (" + std::string(s.name) + ")";
+    if (s.entsize != entrySize)
+        return name + ": " + what + " entry size is " + std::to_string(s.entsize) + ", not "
+            + std::to_string(entrySize);
+    if (s.size % entrySize != 0)
+        return name + ": size " + std::to_string(s.size) + " is not a whole number of " + what + " entries";
+    if (!fits(s.offset, s.size, elf.bytes().size()))
+        return name + " extends past the end of the file";
+    const uint64_t align = elf.is64() ? 8 : 4;
+    if (s.offset % align != 0)
+        return name + ": offset " + model::hexNumber(s.offset) + " is not aligned to " + std::to_string(align);
+    return {};
+}
+
+} // namespace
+
+std::string relocationProblem(const ElfFile& elf)
+{
+    if (elf.type() != ElfType::Relocatable)
+        return {};
+    const auto& sections = elf.sections();
+    const bool mips64el = elf.machine() == elf::EM_MIPS && elf.is64() && elf.isLittleEndian();
+    for (const ElfSection& s : sections) {
+        if (s.type == elf::SHT_CREL)
+            return "section " + std::to_string(s.index) + " (" + std::string(s.name)
+                + ") holds CREL relocations, which are not applied";
+        if (s.type != elf::SHT_REL && s.type != elf::SHT_RELA)
+            continue;
+        const bool rela = s.type == elf::SHT_RELA;
+        const uint64_t entrySize = (elf.is64() ? 16 : 8) + (rela ? (elf.is64() ? 8 : 4) : 0);
+        if (std::string p = tableProblem(elf, s, entrySize, rela ? "RELA" : "REL"); !p.empty())
+            return p;
+        if (s.link >= sections.size())
+            return "section " + std::to_string(s.index) + " (" + std::string(s.name) + ") links to symbol table section "
+                + std::to_string(s.link) + ", which does not exist (" + std::to_string(sections.size()) + " sections)";
+        const auto entries = elf.sectionData(s);
+        uint64_t largest = 0; // the largest symbol index named
+        for (uint64_t at = 0; at + entrySize <= entries.size(); at += entrySize) {
+            const uint8_t* info = entries.data() + at + (elf.is64() ? 8 : 4);
+            uint64_t symbol = 0;
+            if (elf.is64())
+                symbol = mips64el ? (elf.read64(info) & 0xffffffffu) : (elf.read64(info) >> 32);
+            else
+                symbol = elf.read32(info) >> 8;
+            largest = std::max(largest, symbol);
+        }
+        if (largest == 0)
+            continue; // no symbol is read
+        const ElfSection& symtab = sections[s.link];
+        if (std::string p = tableProblem(elf, symtab, elf.is64() ? 24 : 16, "symbol"); !p.empty())
+            return "the symbol table of section " + std::to_string(s.index) + ", " + p;
+        if (largest >= symtab.size / symtab.entsize)
+            return "section " + std::to_string(s.index) + " (" + std::string(s.name) + ") names symbol "
+                + std::to_string(largest) + ", past the end of its symbol table (" + std::to_string(symtab.size / symtab.entsize)
+                + " symbols)";
+    }
+    return {};
+}
+
 } // namespace symflame::symbolize

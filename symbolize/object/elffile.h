@@ -24,8 +24,8 @@ namespace elf {
 inline constexpr uint16_t ET_NONE = 0, ET_REL = 1, ET_EXEC = 2, ET_DYN = 3, ET_CORE = 4;
 inline constexpr uint32_t PT_LOAD = 1, PT_NOTE = 4;
 inline constexpr uint32_t PF_X = 1, PF_W = 2, PF_R = 4;
-inline constexpr uint32_t SHT_NULL = 0, SHT_PROGBITS = 1, SHT_SYMTAB = 2, SHT_STRTAB = 3, SHT_NOTE = 7, SHT_NOBITS = 8,
-                          SHT_DYNSYM = 11;
+inline constexpr uint32_t SHT_NULL = 0, SHT_PROGBITS = 1, SHT_SYMTAB = 2, SHT_STRTAB = 3, SHT_RELA = 4, SHT_NOTE = 7,
+                          SHT_NOBITS = 8, SHT_REL = 9, SHT_DYNSYM = 11, SHT_CREL = 0x40000014;
 inline constexpr uint64_t SHF_ALLOC = 0x2, SHF_EXECINSTR = 0x4, SHF_COMPRESSED = 0x800;
 inline constexpr uint16_t SHN_UNDEF = 0, SHN_LORESERVE = 0xff00, SHN_ABS = 0xfff1, SHN_COMMON = 0xfff2,
                           SHN_XINDEX = 0xffff;
@@ -35,7 +35,7 @@ inline constexpr uint8_t STT_NOTYPE = 0, STT_OBJECT = 1, STT_FUNC = 2, STT_SECTI
 inline constexpr uint8_t STB_LOCAL = 0;
 inline constexpr uint32_t NT_GNU_BUILD_ID = 3, NT_GO_BUILD_ID = 4;
 inline constexpr uint32_t ELFCOMPRESS_ZLIB = 1, ELFCOMPRESS_ZSTD = 2;
-inline constexpr uint16_t EM_386 = 3, EM_PPC64 = 21, EM_ARM = 40, EM_X86_64 = 62, EM_AARCH64 = 183, EM_RISCV = 243;
+inline constexpr uint16_t EM_386 = 3, EM_MIPS = 8, EM_PPC64 = 21, EM_ARM = 40, EM_X86_64 = 62, EM_AARCH64 = 183, EM_RISCV = 243;
 } // namespace elf
 
 enum class ElfType : uint16_t {
@@ -207,6 +207,13 @@ std::string toHex(std::span<const uint8_t> bytes);
 /// A build ID as given by a producer, made comparable: hex is lower-cased; anything else (a Go
 /// build ID) is kept as is.
 std::string normalizeBuildId(std::string_view id);
+
+/// Why the relocations of a relocatable object (ET_REL: a .o, a kernel module) cannot be applied
+/// to its DWARF, or empty when they can (and for every other type, whose relocations DWARF readers
+/// leave alone). LLVM trusts these tables while it relocates and stops the process on a bad one,
+/// so a file is checked here first: each SHT_REL/SHT_RELA section needs the entry size, alignment
+/// and symbol table link of its kind, and every symbol it names must be in that table.
+std::string relocationProblem(const ElfFile& elf);
 
 /// The file bytes at virtual address address, up to the end of the PT_LOAD segment's file data
 /// holding it (or of the allocated section, when there are no program headers); empty when no

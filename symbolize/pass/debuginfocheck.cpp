@@ -24,6 +24,10 @@ DwarfSummary summarizeDwarf(const ElfFile& file)
             + ", which LLVM 19 does not read";
         return s;
     }
+    if (std::string problem = relocationProblem(file); !problem.empty()) {
+        s.error = "its relocations cannot be applied: " + problem;
+        return s;
+    }
     const auto bytes = file.bytes();
     llvm::MemoryBufferRef ref(llvm::StringRef(reinterpret_cast<const char*>(bytes.data()), bytes.size()), file.path());
     auto obj = llvm::object::ObjectFile::createELFObjectFile(ref);

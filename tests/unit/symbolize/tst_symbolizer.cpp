@@ -7,6 +7,7 @@
 #include "symbolize/locate/debuginfolocator.h"
 #include "symbolize/object/demangle.h"
 #include "symbolize/engines/dwarfengine.h"
+#include "symbolize/engines/linetableforms.h"
 #include "symbolize/object/minidebuginfo.h"
 #include "symbolize/pass/moduleloader.h"
 #include "symbolize/pass/symbolizationpass.h"
@@ -352,6 +353,8 @@ private slots:
     void cancelledBeforeStart();
     void locatorBadInput();
     void garbageDwarf();
+    void brokenRelocations();
+    void unknownLineTableForms();
     void pathMaps();
     void dwzEveryByte();
     void dwzSupplementaryLookup();
@@ -971,6 +974,168 @@ void TestSymbolizer::garbageDwarf()
     }
     qInfo("garbage dwarf: %zu runs, %zu reported warnings", runs, warned);
     QVERIFY(warned >= runs / 4);
+}
+
+namespace {
+
+uint64_t getLe(const std::vector<uint8_t>& b, size_t at, unsigned size)
+{
+    uint64_t v = 0;
+    for (unsigned i = 0; i < size; ++i)
+        v |= uint64_t(b[at + i]) << (8 * i);
+    return v;
+}
+uint64_t get64(const std::vector<uint8_t>& b, size_t at)
+{
+    return getLe(b, at, 8);
+}
+uint16_t get16(const std::vector<uint8_t>& b, size_t at)
+{
+    return static_cast<uint16_t>(getLe(b, at, 2));
+}
+
+void putLe(std::vector<uint8_t>& b, size_t at, uint64_t v, unsigned size)
+{
+    for (unsigned i = 0; i < size; ++i)
+        b[at + i] = static_cast<uint8_t>(v >> (8 * i));
+}
+
+/// The outermost function name of every answer (the symbol table's, when DWARF is not used).
+QStringList outerNames(const SymbolizedAddresses& out)
+{
+    QStringList names;
+    for (size_t i = 0; i < out.size(); ++i)
+        names << QString::fromStdString(std::string(out.str(out.function(out.frames(i).back().function).name)));
+    return names;
+}
+
+} // namespace
+
+void TestSymbolizer::brokenRelocations()
+{
+    // LLVM stops the process on relocation tables it cannot read while it relocates a .o's DWARF
+    // (found by the mutation test). Each kind of damage to .rela.debug_info of the real object:
+    // relocationProblem names it, the engine leaves the DWARF alone and says why, and the symbol
+    // table still names every function as it does for the intact file.
+    const std::vector<uint8_t> original = [] {
+        auto f = ElfFile::open(fixtureStd("c_object.o"));
+        return f.ok() ? std::vector<uint8_t>((*f)->bytes().begin(), (*f)->bytes().end()) : std::vector<uint8_t>();
+    }();
+    QVERIFY(!original.empty());
+    auto intact = ElfFile::parse(MappedFile::fromBytes(original, "intact.o"));
+    QVERIFY(intact.ok());
+    QCOMPARE(QString::fromStdString(relocationProblem(**intact)), QString());
+    const ElfSection* rela = (*intact)->findSection(".rela.debug_info");
+    QVERIFY(rela && rela->size >= 24);
+    const std::vector<uint64_t> addresses = sampleAddresses(fixture("c_object.o"), 2);
+    QVERIFY(addresses.size() >= 10);
+    auto good = DwarfEngine::create(ModuleFiles { *intact, *intact, *intact, SymbolTable::Kind::Static });
+    QVERIFY(good.ok() && (*good)->hasDwarf());
+    SymbolizedAddresses goodOut;
+    QVERIFY((*good)->symbolize(addresses, goodOut).ok());
+    QVERIFY(goodOut.frames(0).front().line > 0); // DWARF answers: lines
+    // What the symbol table alone answers for the intact file: the broken files must answer that.
+    auto symtabOnly = DwarfEngine::create(ModuleFiles { *intact, nullptr, *intact, SymbolTable::Kind::Static });
+    QVERIFY(symtabOnly.ok());
+    SymbolizedAddresses symtabOut;
+    QVERIFY((*symtabOnly)->symbolize(addresses, symtabOut).ok());
+    QVERIFY(size_t(outerNames(symtabOut).count(QString())) < addresses.size() / 4);
+
+    const uint64_t header = get64(original, 40) + uint64_t(rela->index) * 64;
+    struct Damage {
+        const char* name;
+        size_t at; // offset in the file
+        uint64_t value;
+        unsigned size;
+        const char* expected;
+    };
+    const Damage damages[] = {
+        { "symbol table link", header + 40, 999, 4, "links to symbol table section 999, which does not exist" },
+        { "entry size 0", header + 56, 0, 8, "RELA entry size is 0, not 24" },
+        { "partial entry", header + 32, rela->size - 1, 8, "is not a whole number of RELA entries" },
+        { "symbol index", rela->offset + 8, uint64_t(0xfffff) << 32 | 10, 8, "names symbol 1048575, past the end" },
+        { "CREL", header + 4, elf::SHT_CREL, 4, "holds CREL relocations" },
+    };
+    for (const Damage& d : damages) {
+        std::vector<uint8_t> b = original;
+        putLe(b, d.at, d.value, d.size);
+        auto elf = ElfFile::parse(MappedFile::fromBytes(std::move(b), "broken.o"));
+        QVERIFY2(elf.ok(), d.name);
+        const QString problem = QString::fromStdString(relocationProblem(**elf));
+        QVERIFY2(problem.contains(d.expected), qPrintable(QString(d.name) + ": " + problem));
+        auto engine = DwarfEngine::create(ModuleFiles { *elf, *elf, *elf, SymbolTable::Kind::Static });
+        QVERIFY2(engine.ok(), d.name);
+        QVERIFY2(!(*engine)->hasDwarf(), d.name);
+        QCOMPARE((*engine)->warnings().size(), size_t(1));
+        QVERIFY((*engine)->warnings()[0].find(d.expected) != std::string::npos);
+        SymbolizedAddresses out;
+        QVERIFY((*engine)->symbolize(addresses, out).ok());
+        QCOMPARE(outerNames(out), outerNames(symtabOut));
+        QCOMPARE(out.frames(0).front().line, 0u);
+    }
+}
+
+void TestSymbolizer::unknownLineTableForms()
+{
+    // LLVM 19 runs into unreachable code on a DWARF 5 line table header that declares a form it
+    // does not know (found by the mutation test; llvm-symbolizer-19 crashes on such a file). The
+    // real header of c_object.o (gcc 12, DWARF 5) with its directory or file name form replaced.
+    auto intact = ElfFile::open(fixtureStd("c_object.o"));
+    QVERIFY(intact.ok());
+    const ElfSection* line = (*intact)->findSection(".debug_line");
+    QVERIFY(line);
+    const std::vector<uint8_t> original((*intact)->bytes().begin(), (*intact)->bytes().end());
+    const std::span<const uint8_t> table = (*intact)->sectionData(*line);
+    QCOMPARE(get16(original, line->offset + 4), uint16_t(5));
+    QCOMPARE(QString::fromStdString(lineTableFormProblem(table, 0, true)), QString());
+    // unit_length, version, address and selector sizes, header_length, five one-byte fields, the
+    // opcode base and the standard opcode lengths; then the directory formats.
+    const size_t dirFormats = 17 + table[17];
+    QCOMPARE(table[dirFormats], uint8_t(1)); // one format: (DW_LNCT_path, DW_FORM_line_strp)
+    QCOMPARE(table[dirFormats + 2], uint8_t(0x1f));
+    const size_t dirCount = table[dirFormats + 3];
+    QVERIFY(dirCount < 0x80);
+    const size_t fileFormats = dirFormats + 4 + dirCount * 4; // line_strp entries of 4 bytes
+    QVERIFY(table[fileFormats] >= 1);
+    QCOMPARE(table[fileFormats + 1], uint8_t(1)); // DW_LNCT_path first
+    const std::vector<uint64_t> addresses = sampleAddresses(fixture("c_object.o"), 2);
+
+    struct Case {
+        const char* name;
+        size_t at; // in .debug_line
+        uint8_t form;
+        const char* expected;
+    };
+    const Case cases[] = {
+        { "unknown directory form", dirFormats + 2, 0x3f, "declares its directory entries with form 0x3f, which is unknown" },
+        { "indirect directory form", dirFormats + 2, 0x16, "directory entries with form 0x16 (DW_FORM_indirect)" },
+        { "reserved file name form", fileFormats + 2, 0x02, "declares its file name entries with form 0x2, which is unknown" },
+    };
+    for (const Case& c : cases) {
+        std::vector<uint8_t> b = original;
+        b[line->offset + c.at] = c.form;
+        const std::span<const uint8_t> damaged(b.data() + line->offset, line->size);
+        const QString problem = QString::fromStdString(lineTableFormProblem(damaged, 0, true));
+        QVERIFY2(problem.contains(c.expected), qPrintable(QString(c.name) + ": " + problem));
+        // Cut anywhere inside the header: never a problem claimed, never a read past the end.
+        for (size_t n = 0; n < c.at + 1; ++n)
+            QCOMPARE(QString::fromStdString(lineTableFormProblem(damaged.first(n), 0, true)), QString());
+        auto elf = ElfFile::parse(MappedFile::fromBytes(std::move(b), "forms.o"));
+        QVERIFY(elf.ok());
+        auto engine = DwarfEngine::create(ModuleFiles { *elf, *elf, *elf, SymbolTable::Kind::Static });
+        QVERIFY(engine.ok());
+        SymbolizedAddresses out;
+        QVERIFY((*engine)->symbolize(addresses, out).ok());
+        QCOMPARE(out.size(), addresses.size());
+        QVERIFY((*engine)->warningCount() >= 1);
+        QVERIFY2((*engine)->warnings()[0].find(c.expected) != std::string::npos, (*engine)->warnings()[0].c_str());
+    }
+    // DWARF 4 headers name no forms.
+    auto v4 = ElfFile::open(fixtureStd("c_dwarf4"));
+    QVERIFY(v4.ok());
+    const ElfSection* v4line = (*v4)->findSection(".debug_line");
+    QVERIFY(v4line);
+    QCOMPARE(QString::fromStdString(lineTableFormProblem((*v4)->sectionData(*v4line), 0, true)), QString());
 }
 
 void TestSymbolizer::pathMaps()
