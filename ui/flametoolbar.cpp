@@ -1,0 +1,107 @@
+#include "ui/flametoolbar.h"
+
+#include "ui/breadcrumb.h"
+#include "ui/flamegraphwidget.h"
+
+#include <QAction>
+#include <QComboBox>
+#include <QLabel>
+
+namespace symflame::ui {
+
+using namespace symflame::model;
+
+FlameToolBar::FlameToolBar(FlameGraphWidget* flame, QWidget* parent)
+    : QToolBar(tr("Flame Graph"), parent)
+    , m_flame(flame)
+{
+    setObjectName(QStringLiteral("flameGraphToolBar"));
+    setMovable(false);
+    // The sample type chooser, and before it the profile chooser (added second, shown first).
+    m_sampleType = new QComboBox;
+    m_sampleType->setToolTip(tr("Sample type shown by the flame graph"));
+    m_sampleTypeActions = addChooser(m_sampleType, tr("Sample type:"), nullptr);
+    m_separator = addSeparator();
+    m_separator->setVisible(false);
+    connect(m_sampleType, &QComboBox::activated, this, [this](int index) {
+        if (index >= 0)
+            emit sampleTypeChosen(static_cast<size_t>(index));
+    });
+    m_profileChoice = new QComboBox;
+    m_profileChoice->setObjectName(QStringLiteral("profileChoice"));
+    m_profileChoice->setToolTip(
+        tr("The file holds several profiles (service, executable, sample type): the one shown"));
+    m_profileActions = addChooser(m_profileChoice, tr("Profile:"), m_sampleTypeActions.first);
+    connect(m_profileChoice, &QComboBox::activated, this, [this](int index) {
+        if (index >= 0)
+            emit profileChosen(static_cast<size_t>(index));
+    });
+
+    m_back = addAction(tr("Back"), m_flame, [this] { m_flame->zoomOut(); });
+    m_back->setShortcut(QKeySequence(Qt::Key_Backspace));
+    m_back->setToolTip(tr("Back to the previous zoom (Backspace, Esc)"));
+    m_resetZoom = addAction(tr("Reset Zoom"), m_flame, [this] { m_flame->resetView(); });
+    m_resetZoom->setShortcuts({ QKeySequence(Qt::CTRL | Qt::Key_0), QKeySequence(Qt::Key_Home) });
+    m_resetZoom->setToolTip(tr("Show the whole profile (Ctrl+0, Home)"));
+    m_breadcrumb = new Breadcrumb(m_flame);
+    addWidget(m_breadcrumb);
+    connect(m_flame, &FlameGraphWidget::rootChanged, this, [this] {
+        const bool zoomed = m_flame->isZoomed();
+        m_back->setEnabled(zoomed);
+        m_resetZoom->setEnabled(zoomed || m_flame->isViewZoomed());
+        m_breadcrumb->rebuild();
+    });
+    connect(m_flame, &FlameGraphWidget::viewChanged, this,
+        [this] { m_resetZoom->setEnabled(m_flame->isZoomed() || m_flame->isViewZoomed()); });
+    m_back->setEnabled(false);
+    m_resetZoom->setEnabled(false);
+}
+
+std::pair<QAction*, QAction*> FlameToolBar::addChooser(QComboBox* box, const QString& label, QAction* before)
+{
+    box->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    auto* l = new QLabel(label);
+    l->setBuddy(box);
+    l->setContentsMargins(4, 0, 4, 0);
+    const std::pair<QAction*, QAction*> actions { insertWidget(before, l), insertWidget(before, box) };
+    actions.first->setVisible(false);
+    actions.second->setVisible(false);
+    return actions;
+}
+
+void FlameToolBar::setSnapshot(std::shared_ptr<const ProfileSnapshot> snapshot)
+{
+    m_snapshot = std::move(snapshot);
+    m_sampleType->clear();
+    m_profileChoice->clear();
+    if (m_snapshot) {
+        const Profile& profile = *m_snapshot->profile;
+        for (const ValueType& t : profile.sampleTypes) {
+            const QString type = QString::fromUtf8(profile.str(t.type));
+            const QString unit = QString::fromUtf8(profile.str(t.unit));
+            m_sampleType->addItem(unit.isEmpty() ? type : tr("%1 (%2)").arg(type, unit));
+        }
+        m_sampleType->setCurrentIndex(static_cast<int>(m_snapshot->sampleType));
+        for (size_t i = 0; i < profile.profilesInFile.size(); ++i)
+            m_profileChoice->addItem(QString::fromStdString(profile.profilesInFile[i].describe(i)));
+        m_profileChoice->setCurrentIndex(static_cast<int>(profile.profileIndex));
+    }
+    const bool types = m_sampleType->count() > 1, profiles = m_profileChoice->count() > 1;
+    m_profileActions.first->setVisible(profiles);
+    m_profileActions.second->setVisible(profiles);
+    m_sampleTypeActions.first->setVisible(types);
+    m_sampleTypeActions.second->setVisible(types);
+    m_separator->setVisible(types || profiles);
+}
+
+void FlameToolBar::setBusy(bool busy)
+{
+    m_sampleType->setEnabled(!busy);
+    m_profileChoice->setEnabled(!busy);
+    if (!busy && m_snapshot) {
+        m_sampleType->setCurrentIndex(static_cast<int>(m_snapshot->sampleType));
+        m_profileChoice->setCurrentIndex(static_cast<int>(m_snapshot->profile->profileIndex));
+    }
+}
+
+} // namespace symflame::ui

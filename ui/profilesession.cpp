@@ -1,0 +1,190 @@
+#include "ui/profilesession.h"
+
+#include "ui/promiseprogress.h"
+
+#include <QFile>
+#include <QFileInfo>
+#include <QPromise>
+
+#include <algorithm>
+
+namespace symflame::ui {
+
+using namespace symflame::model;
+
+ProfileSession::ProfileSession(QObject* parent)
+    : QObject(parent)
+{
+}
+
+ProfileSession::~ProfileSession()
+{
+    // The worker holds no pointer to us; cancelling lets the thread pool wind down quickly.
+    m_jobs.cancel();
+}
+
+QString ProfileSession::path() const
+{
+    return m_snapshot ? QString::fromStdString(m_snapshot->path) : QString();
+}
+
+void ProfileSession::setSnapshot(std::shared_ptr<const ProfileSnapshot> snapshot)
+{
+    m_snapshot = std::move(snapshot);
+    m_showingPreview = false;
+    m_report.reset();
+    m_debugSources.clear();
+}
+
+void ProfileSession::open(const QString& path, int64_t previewParts)
+{
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    load(absolute, tr("Loading %1").arg(QFileInfo(absolute).fileName()), previewParts, 0);
+}
+
+void ProfileSession::chooseProfile(size_t index, int64_t previewParts)
+{
+    if (!m_snapshot || index == m_snapshot->profile->profileIndex)
+        return;
+    load(path(), tr("Loading profile %1").arg(index), previewParts, index);
+}
+
+void ProfileSession::load(const QString& path, const QString& what, int64_t previewParts, size_t profileIndex)
+{
+    const std::string native = QFile::encodeName(path).toStdString();
+    start(path, what, Change::Loaded,
+        [native, profileIndex, previewParts](Progress* progress, const PreviewSink& preview) {
+            return loadSnapshot(native, progress, profileIndex, preview, previewParts);
+        });
+}
+
+void ProfileSession::chooseSampleType(size_t index)
+{
+    if (!m_snapshot || index == m_snapshot->sampleType)
+        return;
+    auto snapshot = m_snapshot;
+    start(path(), tr("Building the call tree"), Change::Rebuilt,
+        [snapshot, index](
+            Progress* progress, const PreviewSink&) { return withSampleType(*snapshot, index, progress); });
+}
+
+void ProfileSession::setView(const ViewOptions& view)
+{
+    if (!m_snapshot)
+        return;
+    auto snapshot = m_snapshot;
+    start(path(), tr("Building the call tree"), Change::Rebuilt,
+        [snapshot, view](Progress* progress, const PreviewSink&) { return withView(*snapshot, view, progress); });
+}
+
+bool ProfileSession::symbolize(const symbolize::SymbolizeOptions& options)
+{
+    if (!m_snapshot)
+        return false;
+    const Profile& profile = *m_snapshot->profile;
+    const bool anyToDo = std::any_of(profile.locations.begin(), profile.locations.end(), [&](const Location& l) {
+        return l.status == FrameStatus::BinaryOnly || symbolize::isMappableJavaScriptFrame(profile, l);
+    });
+    if (!anyToDo)
+        return false;
+    auto snapshot = m_snapshot;
+    // The worker fills this; the session reads it only once the job has finished.
+    auto result = std::make_shared<SymbolizeResult>();
+    m_pendingSymbolize = result;
+    start(path(), tr("Symbolizing"), Change::Symbolized,
+        [snapshot, result, options](
+            Progress* progress, const PreviewSink&) -> Result<std::shared_ptr<const ProfileSnapshot>> {
+            auto copy = std::make_shared<Profile>(*snapshot->profile);
+            symbolize::SymbolizationPass pass { options };
+            auto report = pass.run(*copy, progress);
+            if (!report)
+                return report.error();
+            for (const symbolize::MappingReport& m : report->mappings)
+                result->debugSources.insert(int(m.mapping.index()), QString::fromStdString(m.summary));
+            result->report = std::move(report).value();
+            return withProfile(*snapshot, std::move(copy), progress);
+        });
+    return true;
+}
+
+bool ProfileSession::cancel()
+{
+    return m_jobs.cancel(); // whatever the cancelled job still delivers is dropped
+}
+
+void ProfileSession::start(const QString& path, const QString& what, Change change, Job job)
+{
+    cancel();
+    QFuture<Outcome> future = QtConcurrent::run([job = std::move(job)](QPromise<Outcome>& promise) {
+        PromiseProgress<Outcome> progress(promise);
+        const PreviewSink preview = [&promise](std::shared_ptr<const ProfileSnapshot> first) {
+            Outcome outcome;
+            outcome.snapshot = std::move(first);
+            outcome.preview = true;
+            promise.addResult(std::move(outcome));
+        };
+        auto result = job(&progress, preview);
+        Outcome outcome;
+        if (result) {
+            outcome.snapshot = std::move(result).value();
+        } else {
+            outcome.cancelled = result.error().code == ErrorCode::Cancelled;
+            outcome.error = QString::fromStdString(result.error().message);
+        }
+        promise.addResult(std::move(outcome));
+    });
+    auto* watcher = m_jobs.track(future, [this, path, change](const QFuture<Outcome>& done) {
+        emit stopped();
+        const int results = done.resultCount();
+        if (done.isCanceled() || results == 0 || done.resultAt(results - 1).preview)
+            finish(path, change, Outcome { nullptr, {}, true });
+        else
+            finish(path, change, done.resultAt(results - 1));
+    });
+    const uint64_t current = m_jobs.id();
+    connect(watcher, &QFutureWatcherBase::progressValueChanged, this, &ProfileSession::progressChanged);
+    connect(watcher, &QFutureWatcherBase::progressTextChanged, this, [this, what](const QString& stage) {
+        emit stageChanged(stage.isEmpty() ? what : what + QStringLiteral(": ") + stage);
+    });
+    connect(watcher, &QFutureWatcherBase::resultReadyAt, this, [this, watcher, current](int index) {
+        if (!m_jobs.isCurrent(current) || watcher->future().isCanceled())
+            return;
+        const Outcome outcome = watcher->future().resultAt(index);
+        if (!outcome.preview)
+            return;
+        setSnapshot(outcome.snapshot);
+        m_showingPreview = true;
+        emit previewShown();
+    });
+    emit started(what);
+}
+
+void ProfileSession::finish(const QString& path, Change change, const Outcome& outcome)
+{
+    if (outcome.cancelled) {
+        emit cancelled();
+        return;
+    }
+    if (!outcome.snapshot) {
+        emit failed(path, outcome.error);
+        return;
+    }
+    std::shared_ptr<const ProfileSnapshot> keepFrom;
+    if (change == Change::Symbolized && m_snapshot) {
+        // The same profile, names instead of addresses: zoom and selection carry over.
+        keepFrom = m_snapshot;
+        m_snapshot = outcome.snapshot;
+        m_showingPreview = false;
+        m_report = std::make_shared<const symbolize::SymbolizeReport>(std::move(m_pendingSymbolize->report));
+        m_debugSources = std::move(m_pendingSymbolize->debugSources);
+        m_pendingSymbolize.reset();
+    } else {
+        // The complete tree after a preview: keep where the user went meanwhile.
+        if (m_showingPreview && m_snapshot && m_snapshot->profile == outcome.snapshot->profile)
+            keepFrom = m_snapshot;
+        setSnapshot(outcome.snapshot); // no pass has run over it yet
+    }
+    emit finished(change, path, keepFrom);
+}
+
+} // namespace symflame::ui

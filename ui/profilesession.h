@@ -1,0 +1,104 @@
+// ProfileSession: the profile a window shows and the background work on it. Loading a file (a
+// big one's preview first), switching sample type or profile, rebuilding the call tree for new
+// view options, symbolizing: one job at a time on the thread pool, a new one cancelling the one
+// running (whose results are dropped, see JobTracker). Each stage's result is emitted on the GUI
+// thread; the session holds no widgets, the main window shows what it emits.
+#pragma once
+
+#include "symbolize/pass/symbolizationpass.h"
+#include "ui/jobtracker.h"
+#include "ui/profilesnapshot.h"
+
+#include <QMap>
+#include <QObject>
+#include <QString>
+
+#include <memory>
+#include <utility>
+
+namespace symflame::ui {
+
+class ProfileSession : public QObject {
+    Q_OBJECT
+public:
+    /// What a finished job did to the profile shown.
+    enum class Change {
+        Loaded, ///< another file or another profile of the file
+        Rebuilt, ///< the same profile, another sample type or view
+        Symbolized, ///< the same profile with names for addresses
+    };
+
+    explicit ProfileSession(QObject* parent = nullptr);
+    ~ProfileSession() override;
+
+    /// Reads path in the background; previewParts as previewPartsFor.
+    void open(const QString& path, int64_t previewParts);
+    /// The shown file's profile index, when the file holds several.
+    void chooseProfile(size_t index, int64_t previewParts);
+    void chooseSampleType(size_t index);
+    /// The call tree of the shown profile built for view (rules, direction, recursion).
+    void setView(const ViewOptions& view);
+    /// Looks up names for the shown profile's addresses with options; false (nothing started)
+    /// when no frame is left to symbolize.
+    bool symbolize(const symbolize::SymbolizeOptions& options);
+    /// Cancels the running job; true when one was running.
+    bool cancel();
+    bool isBusy() const { return m_jobs.isRunning(); }
+
+    /// Shows snapshot at once (tests); no symbolization report goes with it.
+    void setSnapshot(std::shared_ptr<const ProfileSnapshot> snapshot);
+    const std::shared_ptr<const ProfileSnapshot>& snapshot() const { return m_snapshot; }
+    /// The file of the snapshot shown; empty when none or built in memory.
+    QString path() const;
+    /// The last symbolization's report for the profile shown; null before one finished.
+    const std::shared_ptr<const symbolize::SymbolizeReport>& report() const { return m_report; }
+    /// Per mapping index, where the last symbolization found its debug info (a summary line).
+    const QMap<int, QString>& debugSources() const { return m_debugSources; }
+
+signals:
+    /// A job started; what says what it does ("Loading x.pb.gz").
+    void started(const QString& what);
+    /// The running job's progress (0 .. kProgressScale) and stage text (what: stage).
+    void progressChanged(int value);
+    void stageChanged(const QString& text);
+    /// The running job ended (before finished, failed or cancelled is emitted).
+    void stopped();
+    /// A big profile's preview is the snapshot now; finished follows with the complete tree.
+    void previewShown();
+    /// A job's snapshot is the one shown now. keepFrom, when not null, is the snapshot it
+    /// replaced whose zoom and selection carry over (the same profile's preview, or the profile
+    /// before symbolization).
+    void finished(Change change, const QString& path, std::shared_ptr<const ProfileSnapshot> keepFrom);
+    /// A job failed; message is the one-line reason.
+    void failed(const QString& path, const QString& message);
+    void cancelled();
+
+private:
+    struct Outcome {
+        std::shared_ptr<const ProfileSnapshot> snapshot;
+        QString error; // empty on success
+        bool cancelled = false;
+        bool preview = false; ///< a first view of a big profile; the complete one follows
+    };
+    /// Jobs that load a profile pass the sink on (loadSnapshot); the others ignore it.
+    using Job
+        = std::function<model::Result<std::shared_ptr<const ProfileSnapshot>>(model::Progress*, const PreviewSink&)>;
+    /// What a symbolization job leaves for the session, read once the job has finished.
+    struct SymbolizeResult {
+        symbolize::SymbolizeReport report;
+        QMap<int, QString> debugSources;
+    };
+
+    void load(const QString& path, const QString& what, int64_t previewParts, size_t profileIndex);
+    void start(const QString& path, const QString& what, Change change, Job job);
+    void finish(const QString& path, Change change, const Outcome& outcome);
+
+    std::shared_ptr<const ProfileSnapshot> m_snapshot;
+    bool m_showingPreview = false; ///< m_snapshot is a load's preview
+    std::shared_ptr<const symbolize::SymbolizeReport> m_report;
+    QMap<int, QString> m_debugSources;
+    std::shared_ptr<SymbolizeResult> m_pendingSymbolize; ///< filled by the running symbolization
+    JobTracker m_jobs { this };
+};
+
+} // namespace symflame::ui

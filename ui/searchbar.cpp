@@ -1,0 +1,111 @@
+#include "ui/searchbar.h"
+
+#include "model/analysis/search.h"
+
+#include <QCheckBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QToolButton>
+
+namespace symflame::ui {
+
+using namespace symflame::model;
+
+SearchBar::SearchBar(QWidget* parent)
+    : QWidget(parent)
+{
+    auto* layout = new QHBoxLayout(this);
+    layout->setContentsMargins(4, 2, 4, 2);
+    m_edit = new QLineEdit;
+    m_edit->setObjectName(QStringLiteral("searchEdit"));
+    m_edit->setPlaceholderText(tr("Search functions, files and binaries (Enter: next match)"));
+    m_edit->setClearButtonEnabled(true);
+    m_edit->setMaximumWidth(520);
+    m_regex = new QCheckBox(tr("Regular expression"));
+    m_regex->setToolTip(
+        tr("RE2 syntax, as pprof's -focus (no backreferences or lookaround); matched in time linear in each name"));
+    m_result = new QLabel;
+    m_result->setMinimumWidth(
+        m_result->fontMetrics().horizontalAdvance(QStringLiteral("0000000 frames, 100.00% of samples")));
+    auto* close = new QToolButton;
+    close->setText(QStringLiteral("✕"));
+    close->setToolTip(tr("Close the search (Esc)"));
+    layout->addWidget(new QLabel(tr("Find:")));
+    layout->addWidget(m_edit, 2);
+    layout->addWidget(m_regex);
+    layout->addWidget(m_result, 1);
+    layout->addWidget(close);
+    setVisible(false);
+    connect(m_edit, &QLineEdit::textChanged, this, &SearchBar::apply);
+    connect(m_regex, &QCheckBox::toggled, this, &SearchBar::apply);
+    connect(m_edit, &QLineEdit::returnPressed, this, &SearchBar::step);
+    connect(close, &QToolButton::clicked, this, [this] {
+        m_edit->clear();
+        hide();
+        emit closed();
+    });
+}
+
+void SearchBar::setSnapshot(std::shared_ptr<const ProfileSnapshot> snapshot)
+{
+    m_snapshot = std::move(snapshot);
+    apply();
+}
+
+void SearchBar::search(const QString& pattern, bool regex)
+{
+    show();
+    m_regex->setChecked(regex);
+    m_edit->setText(pattern);
+    apply();
+}
+
+void SearchBar::activate()
+{
+    show();
+    m_edit->setFocus();
+    m_edit->selectAll();
+}
+
+QString SearchBar::resultText() const
+{
+    return m_result->text();
+}
+
+void SearchBar::apply()
+{
+    m_matches.clear();
+    m_matchIndex = 0;
+    const QString pattern = m_edit->text();
+    if (!m_snapshot || pattern.isEmpty()) {
+        m_result->clear();
+        emit highlightChanged({});
+        return;
+    }
+    SearchQuery query { pattern.toStdString(), m_regex->isChecked(), false };
+    auto matches = matchSymbols(*m_snapshot->profile, *m_snapshot->symbols, query);
+    if (!matches) {
+        m_result->setText(QString::fromStdString(matches.error().message));
+        emit highlightChanged({});
+        return;
+    }
+    const SearchStats stats = searchStats(*m_snapshot->tree, *matches);
+    const int64_t all = m_snapshot->tree->totalValue();
+    m_result->setText(tr("%1 frames, %2% of samples")
+                          .arg(stats.frames)
+                          .arg(all == 0 ? 0.0 : 100.0 * double(stats.value) / double(all), 0, 'f', 2));
+    m_matches = stats.nodes;
+    emit highlightChanged(std::move(matches).value());
+}
+
+void SearchBar::step()
+{
+    if (m_matches.empty())
+        return;
+    const NodeId node = m_matches[m_matchIndex % m_matches.size()];
+    ++m_matchIndex;
+    emit stepTo(node);
+}
+
+} // namespace symflame::ui
