@@ -442,7 +442,8 @@ void MainWindow::showFinished(
     if (!path.isEmpty())
         m_recent->add(path);
     emit loadFinished(path);
-    if (path == currentFile() && QSettings().value(QLatin1String(kSymbolizeAfterLoadingKey), true).toBool())
+    if (change == ProfileSession::Change::Loaded && path == currentFile()
+        && QSettings().value(QLatin1String(kSymbolizeAfterLoadingKey), true).toBool())
         startSymbolization();
 }
 

@@ -178,6 +178,10 @@ void ProfileSession::finish(const QString& path, Change change, const Outcome& o
         m_report = std::make_shared<const symbolize::SymbolizeReport>(std::move(m_pendingSymbolize->report));
         m_debugSources = std::move(m_pendingSymbolize->debugSources);
         m_pendingSymbolize.reset();
+    } else if (change == Change::Rebuilt && m_snapshot && m_snapshot->profile == outcome.snapshot->profile) {
+        // Another tree of the same profile: the symbolization report still describes it.
+        m_snapshot = outcome.snapshot;
+        m_showingPreview = false;
     } else {
         // The complete tree after a preview: keep where the user went meanwhile.
         if (m_showingPreview && m_snapshot && m_snapshot->profile == outcome.snapshot->profile)

@@ -374,6 +374,20 @@ private slots:
         };
         QTRY_VERIFY(strippedRow());
         QVERIFY(strippedRow()->state == BinaryState::NoDebugInfo || strippedRow()->state == BinaryState::NamesOnly);
+        // Another view of the same profile (a rule, then without it) keeps the pass's report and
+        // starts no new pass over what is still unsymbolized.
+        const BinaryState reported = strippedRow()->state;
+        for (int step = 0; step < 2; ++step) {
+            loaded.clear();
+            if (step == 0)
+                window.addRule({ model::FilterRule::Action::Hide, model::FilterRule::Target::Function, "no_such_function" });
+            else
+                window.removeRule(0);
+            QVERIFY(loaded.wait(60000));
+            QVERIFY(!window.isLoading());
+            QVERIFY(strippedRow() && strippedRow()->state == reported);
+        }
+        QCOMPARE(symbolized.size(), 1);
         // The labels drawn for the outermost frames (the functions of each one-location stack).
         auto labels = [&] {
             QStringList out;
