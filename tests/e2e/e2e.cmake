@@ -18,7 +18,7 @@ symflame_add_test(NAME tst_symbolizecli SOURCES tst_symbolizecli.cpp LIBS fixtur
 symflame_add_test(NAME tst_lookup SOURCES tst_lookup.cpp DEFINES ${SF_DEFINES} DEPENDS symfixtures TIMEOUT 300)
 # `symflame symbolize` on a gperftools profile against upstream pprof -symbolize=local.
 symflame_add_test(NAME tst_gperftools_e2e SOURCES tst_gperftools_e2e.cpp DEPENDS e2efixtures TIMEOUT 300
-  DEFINES SYMFLAME_GO="${SYMFLAME_GO_EXECUTABLE}" SYMFLAME_NM="${SYMFLAME_NM}" SYMFLAME_E2E_DIR="${E2E_DIR}")
+  DEFINES SYMFLAME_GO="${SYMFLAME_GO_EXECUTABLE}" SYMFLAME_E2E_DIR="${E2E_DIR}")
 
 # symflame debuginfo check, against llvm-dwarfdump-19 and readelf.
 find_program(SYMFLAME_LLVM_DWARFDUMP NAMES llvm-dwarfdump-19 llvm-dwarfdump HINTS /usr/lib/llvm-19/bin REQUIRED)

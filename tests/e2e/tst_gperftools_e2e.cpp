@@ -12,6 +12,7 @@
 // (.part.N, .constprop.N, .isra.N, .cold ...), and two different names that nm lists at the
 // same address of the same file are the same function. Mangled names are compared as mangled
 // (pprof and symflame demangle differently, pprof's default drops parameters).
+#include "nmsymbols.h"
 #include "processhelpers.h"
 
 #include <QJsonArray>
@@ -27,6 +28,9 @@ namespace {
 
 using RunResult = symflame::testing::ProcessResult;
 using symflame::testing::runProcess;
+using symflame::testing::NmSymbol;
+using symflame::testing::nmSymbols;
+using symflame::testing::NmTable;
 
 struct Frame {
     QString name;
@@ -139,14 +143,10 @@ void TestGperftoolsE2e::namesAgreeWithPprof()
     // Aliases: every name nm lists, by (file, address).
     QMap<QString, QSet<QString>> addressesOfName; // name -> "file@address"
     for (const QString& file : symbolFiles) {
-        for (const QStringList& args : { QStringList { "--defined-only", file }, QStringList { "-D", "--defined-only", file } }) {
-            const RunResult nm = runProcess(QStringLiteral(SYMFLAME_NM), args);
-            for (const QByteArray& line : nm.out.split('\n')) {
-                const QList<QByteArray> f = line.simplified().split(' ');
-                if (f.size() == 3)
-                    addressesOfName[normalized(QString::fromUtf8(f[2]))].insert(file + '@' + QString::fromUtf8(f[0]));
-            }
-        }
+        for (const NmTable table : { NmTable::Static, NmTable::Dynamic })
+            for (const NmSymbol& s : nmSymbols(file, table))
+                addressesOfName[normalized(QString::fromUtf8(s.name))].insert(
+                    file + '@' + QString::number(s.address, 16));
     }
     const auto sameFunction = [&](const QString& a, const QString& b) {
         const QString na = normalized(a), nb = normalized(b);

@@ -12,6 +12,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include "nmsymbols.h"
 #include "processhelpers.h"
 #include "symfixturehelpers.h"
 
@@ -29,19 +30,16 @@ using symflame::testing::runProcess;
 /// few bytes just outside it, as "0x..." lines in nm's order (so not sorted, and with repeats).
 QByteArray functionAddressLines(const QString& file, size_t* functions)
 {
-    QByteArray nm = symtest::run(QStringLiteral(SYMFLAME_NM), { "-S", "--defined-only", file });
-    if (nm.trimmed().isEmpty()) // no .symtab: the dynamic symbols
-        nm = symtest::run(QStringLiteral(SYMFLAME_NM), { "-D", "-S", "--defined-only", file });
+    using namespace symflame::testing;
+    QList<NmSymbol> nm = nmSymbols(file);
+    if (nm.isEmpty()) // no .symtab: the dynamic symbols
+        nm = nmSymbols(file, NmTable::Dynamic);
     QByteArray lines;
     *functions = 0;
-    for (const QByteArray& line : nm.split('\n')) {
-        const QList<QByteArray> f = line.simplified().split(' ');
-        if (f.size() < 4 || !QByteArray("tTwWi").contains(f[2]))
+    for (const NmSymbol& f : nm) {
+        if (!f.isCode() || f.size == 0)
             continue;
-        bool ok1 = false, ok2 = false;
-        const quint64 addr = f[0].toULongLong(&ok1, 16), size = f[1].toULongLong(&ok2, 16);
-        if (!ok1 || !ok2 || size == 0)
-            continue;
+        const quint64 addr = f.address, size = f.size;
         ++*functions;
         for (const quint64 a : { addr, addr + size / 4, addr + size / 2, addr + size * 3 / 4, addr + size - 1,
                                  addr - 1, addr + size, addr + size + 3 })
@@ -53,21 +51,16 @@ QByteArray functionAddressLines(const QString& file, size_t* functions)
 /// Every symbol name nm lists for file (-D too), some with an offset inside or past the symbol.
 QByteArray symbolLines(const QString& file)
 {
+    using namespace symflame::testing;
     QByteArray lines;
     int n = 0;
-    for (const QStringList& args : { QStringList { "--defined-only", file }, QStringList { "-D", "--defined-only", file } }) {
-        QProcess nm;
-        nm.start(QStringLiteral(SYMFLAME_NM), args);
-        nm.waitForFinished(60000);
-        for (const QByteArray& line : nm.readAllStandardOutput().split('\n')) {
-            const QList<QByteArray> f = line.simplified().split(' ');
-            if (f.size() != 3)
-                continue;
-            lines += f[2] + '\n';
+    for (const NmTable table : { NmTable::Static, NmTable::Dynamic }) {
+        for (const NmSymbol& s : nmSymbols(file, table)) {
+            lines += s.name + '\n';
             if (++n % 3 == 0)
-                lines += f[2] + "+8\n";
+                lines += s.name + "+8\n";
             if (n % 7 == 0)
-                lines += f[2] + "+0x100000\n";
+                lines += s.name + "+0x100000\n";
         }
     }
     return lines + "no_such_symbol_anywhere\nno_such_symbol+4\n";

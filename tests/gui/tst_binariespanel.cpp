@@ -9,6 +9,7 @@
 // window-downloading.png.
 #include "debuginfod/faultyhttpserver.h"
 #include "dialoghelpers.h"
+#include "nmsymbols.h"
 #include "processhelpers.h"
 #include "symfixturehelpers.h"
 #include "symprofilehelpers.h"
@@ -65,16 +66,10 @@ const BinaryRow* rowNamed(const std::vector<BinaryRow>& rows, const std::string&
 // Functions of the unstripped binary as nm lists them (text symbols with a size).
 QSet<QString> nmFunctions(const QString& binary)
 {
-    QProcess nm;
-    nm.start(QStringLiteral(SYMFLAME_NM), { "--defined-only", "-S", binary });
     QSet<QString> out;
-    if (!nm.waitForFinished(60000))
-        return out;
-    for (const QByteArray& line : nm.readAllStandardOutput().split('\n')) {
-        const QList<QByteArray> f = line.simplified().split(' ');
-        if (f.size() == 4 && (f[2] == "T" || f[2] == "t" || f[2] == "W" || f[2] == "w") && f[1].toULongLong(nullptr, 16) > 0)
-            out.insert(QString::fromUtf8(f[3]));
-    }
+    for (const symflame::testing::NmSymbol& f : symflame::testing::nmFunctions(binary))
+        if (f.type != 'i')
+            out.insert(QString::fromUtf8(f.name));
     return out;
 }
 

@@ -4,6 +4,7 @@
 // legend name "source-mapped". The same profile with the scripts' maps removed says "no source
 // map" with the paths tried, and the source-map directory set in the symbolization settings maps
 // it again. Screenshots go to /tmp/viewer-shots.
+#include "filehelpers.h"
 #include "model/analysis/calltree.h"
 #include "ui/flamegraphpainter.h"
 #include "ui/flamegraphwidget.h"
@@ -25,24 +26,12 @@
 using namespace symflame;
 using namespace symflame::model;
 
+using symflame::testing::mustReadFile;
+using symflame::testing::mustWriteFile;
+
 namespace {
 
 const QString kFixtures = QStringLiteral(SYMFLAME_JS_FIXTURES);
-
-QByteArray readFile(const QString& path)
-{
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
-        qFatal("cannot read %s", qPrintable(path));
-    return f.readAll();
-}
-
-void writeFile(const QString& path, const QByteArray& data)
-{
-    QFile f(path);
-    if (!f.open(QIODevice::WriteOnly) || f.write(data) != data.size())
-        qFatal("cannot write %s", qPrintable(path));
-}
 
 void saveShot(const QImage& image, const QString& name)
 {
@@ -53,7 +42,7 @@ void saveShot(const QImage& image, const QString& name)
 // The 1-based line of the first line of a source file starting with prefix.
 int lineOf(const QString& file, const QByteArray& prefix)
 {
-    const QList<QByteArray> lines = readFile(file).split('\n');
+    const QList<QByteArray> lines = mustReadFile(file).split('\n');
     for (qsizetype i = 0; i < lines.size(); ++i)
         if (lines[i].startsWith(prefix))
             return int(i) + 1;
@@ -168,7 +157,7 @@ private slots:
     void brokenCpuProfileSaysWhy()
     {
         QTemporaryDir dir;
-        writeFile(dir.filePath("broken.cpuprofile"), "{\"nodes\":[{\"id\":1}],\"samples\":[]}");
+        mustWriteFile(dir.filePath("broken.cpuprofile"), "{\"nodes\":[{\"id\":1}],\"samples\":[]}");
         ui::MainWindow window;
         window.setErrorDialogsEnabled(false);
         QSignalSpy failed(&window, &ui::MainWindow::loadFailed);
@@ -187,13 +176,13 @@ private slots:
         // The tsc build's scripts without their sourceMappingURL and maps, and a profile naming them.
         QTemporaryDir dir;
         for (const char* name : {"main", "work", "shapes"}) {
-            QByteArray js = readFile(kFixtures + "/separate/" + name + ".js");
+            QByteArray js = mustReadFile(kFixtures + "/separate/" + name + ".js");
             js.replace("//# sourceMappingURL=", "// (map removed) ");
-            writeFile(dir.filePath(QString(name) + ".js"), js);
+            mustWriteFile(dir.filePath(QString(name) + ".js"), js);
         }
-        QByteArray profile = readFile(kFixtures + "/separate.cpuprofile");
+        QByteArray profile = mustReadFile(kFixtures + "/separate.cpuprofile");
         profile.replace((kFixtures + "/separate/").toUtf8(), (dir.path() + "/").toUtf8());
-        writeFile(dir.filePath("moved.cpuprofile"), profile);
+        mustWriteFile(dir.filePath("moved.cpuprofile"), profile);
 
         {
             ui::MainWindow window;

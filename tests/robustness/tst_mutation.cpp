@@ -8,6 +8,7 @@
 // A failing mutant is kept under <build>/tests/mutation-failures/ with the command that
 // reproduces it. SYMFLAME_MUTANTS (default 10) sets the mutants per kind and fixture,
 // SYMFLAME_MUTATION_SEED another seed.
+#include "filehelpers.h"
 #include "model/io/gzip.h"
 
 #include <QCryptographicHash>
@@ -22,6 +23,9 @@
 
 #include <random>
 
+using symflame::testing::readFile;
+using symflame::testing::writeFile;
+
 namespace {
 
 enum class Kind { Profile, Elf, SourceMap };
@@ -32,21 +36,9 @@ struct Fixture {
     Kind kind;
 };
 
-QByteArray readAll(const QString& path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
-
-bool writeAll(const QString& path, const QByteArray& bytes)
-{
-    QFile f(path);
-    return f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(bytes) == bytes.size();
-}
-
 QByteArray sha256(const QString& path)
 {
-    return QCryptographicHash::hash(readAll(path), QCryptographicHash::Sha256);
+    return QCryptographicHash::hash(readFile(path), QCryptographicHash::Sha256);
 }
 
 // ".pb.gz", ".json", ... or empty: the mutants keep their fixture's extension.
@@ -196,7 +188,7 @@ void TestMutation::initTestCase()
     QVERIFY(m_tmp.isValid());
     for (const Fixture& f : fixtures()) {
         QVERIFY2(QFileInfo::exists(f.path), qPrintable(f.path + " is missing (build the fixtures)"));
-        m_donor += readAll(f.path).left(65536);
+        m_donor += readFile(f.path).left(65536);
     }
     QVERIFY(QFileInfo(SYMFLAME_EXECUTABLE).isExecutable());
 }
@@ -283,7 +275,7 @@ void TestMutation::mutants()
     const QString name = QTest::currentDataTag();
     const int perKind
         = qEnvironmentVariableIsSet("SYMFLAME_MUTANTS") ? qEnvironmentVariableIntValue("SYMFLAME_MUTANTS") : 10;
-    const QByteArray original = readAll(path);
+    const QByteArray original = readFile(path);
     QVERIFY(!original.isEmpty());
 
     // What gets mutated: the file, and for gzip'd profiles also the payload (written raw, which
@@ -341,7 +333,7 @@ void TestMutation::mutants()
                         QVERIFY(QFile::copy(srcDir + "/" + f, copy + "/" + f));
                     }
                     const QString map = copy + "/" + QFileInfo(path).fileName();
-                    QVERIFY(writeAll(map, mutant));
+                    QVERIFY(writeFile(map, mutant));
                     const QString profile
                         = QFileInfo(srcDir).absolutePath() + "/" + QFileInfo(srcDir).fileName() + ".cpuprofile";
                     runOne({ { "symbolize", profile, "-o", dir + "/out.pb.gz", "--offline", "--path-map",
@@ -351,7 +343,7 @@ void TestMutation::mutants()
                     continue;
                 }
                 const QString file = dir + "/" + keepAs;
-                QVERIFY(writeAll(file, mutant));
+                QVERIFY(writeFile(file, mutant));
                 if (Kind(kind) == Kind::Profile) {
                     runOne({ { "info", file }, file, { 0, 2 } }, keepAs, failures);
                     runOne({ { "top", file, "-n", "5" }, file, { 0, 2 } }, keepAs, failures);

@@ -2,6 +2,7 @@
 // headers, sections, notes and build ID compared with llvm-readobj-19's JSON dump; debuglinks
 // against the CRC binutils wrote; malformed files (truncated at every length, garbage section
 // headers, absurd counts) giving precise errors and never crashing.
+#include "filehelpers.h"
 #include "symbolize/object/addressnormalizer.h"
 #include "symbolize/locate/crc32.h"
 #include "symbolize/object/elffile.h"
@@ -30,16 +31,9 @@ using symtest::fixture;
 using symtest::missingTool;
 using symtest::run;
 
-namespace {
+using symflame::testing::readFileBytes;
 
-std::vector<uint8_t> readBytes(const QString& path)
-{
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
-        return {};
-    const QByteArray b = f.readAll();
-    return std::vector<uint8_t>(b.begin(), b.end());
-}
+namespace {
 
 uint64_t jsonU64(const QJsonValue& v)
 {
@@ -272,7 +266,7 @@ void TestElfFile::debugLinkCrc()
         auto elf = ElfFile::open(fixture(bin).toStdString());
         QVERIFY(elf.ok());
         QVERIFY((*elf)->debugLink().has_value());
-        const auto bytes = readBytes(fixture(dbg));
+        const auto bytes = readFileBytes(fixture(dbg));
         QVERIFY(bytes.size() > 1000);
         QCOMPARE((*elf)->debugLink()->crc, crc32(0, bytes));
         QVERIFY((*elf)->debugLink()->crc != 0);
@@ -369,7 +363,7 @@ void TestElfFile::notElf()
     QVERIFY(!pipe.ok());
     QCOMPARE(QString::fromStdString(pipe.error().message), QString("not a regular file"));
     QVERIFY(timer.elapsed() < 5000);
-    std::vector<uint8_t> badClass = readBytes(fixture("c_pie"));
+    std::vector<uint8_t> badClass = readFileBytes(fixture("c_pie"));
     badClass[4] = 7;
     auto bc = parseBytes(badClass);
     QVERIFY(!bc.ok());
@@ -378,7 +372,7 @@ void TestElfFile::notElf()
 
 void TestElfFile::truncatedAtEveryLength()
 {
-    const std::vector<uint8_t> full = readBytes(fixture("c_pie"));
+    const std::vector<uint8_t> full = readFileBytes(fixture("c_pie"));
     QVERIFY(full.size() > 10000);
     size_t failures = 0, successes = 0;
     // Every length up to 4 KiB, then every 61st, then the last 300 bytes (the section headers).
@@ -422,7 +416,7 @@ void TestElfFile::truncatedAtEveryLength()
 
 void TestElfFile::garbageSectionHeaders()
 {
-    const std::vector<uint8_t> full = readBytes(fixture("cxx_pie"));
+    const std::vector<uint8_t> full = readFileBytes(fixture("cxx_pie"));
     const uint64_t shoff = get64(full, 40);
     const uint16_t shnum = get16(full, 60);
     QVERIFY(shoff + uint64_t(shnum) * 64 == full.size());
@@ -478,7 +472,7 @@ void TestElfFile::garbageSectionHeaders()
 
 void TestElfFile::absurdHeaders()
 {
-    const std::vector<uint8_t> full = readBytes(fixture("cxx_pie"));
+    const std::vector<uint8_t> full = readFileBytes(fixture("cxx_pie"));
     const uint64_t shoff = get64(full, 40);
     std::vector<uint8_t> b = full;
     // Extended numbering with an absurd count in section 0.
@@ -607,7 +601,7 @@ void TestElfFile::normalizer()
 void TestElfFile::normalizerWithoutLoadSegments()
 {
     // ET_DYN with no PT_LOAD: base = start - offset.
-    std::vector<uint8_t> b = readBytes(fixture("libsfshapes.so"));
+    std::vector<uint8_t> b = readFileBytes(fixture("libsfshapes.so"));
     auto orig = parseBytes(b);
     QVERIFY(orig.ok());
     const uint64_t phoff = get64(b, 32);
@@ -620,7 +614,7 @@ void TestElfFile::normalizerWithoutLoadSegments()
     QVERIFY(n.ok());
     QCOMPARE(n->toElfAddress(0x7f0000001234), uint64_t(0x1234));
     // A core file is not a binary to map addresses into.
-    std::vector<uint8_t> core = readBytes(fixture("c_pie"));
+    std::vector<uint8_t> core = readFileBytes(fixture("c_pie"));
     put16(core, 16, 4);
     auto c = parseBytes(core);
     QVERIFY(c.ok());

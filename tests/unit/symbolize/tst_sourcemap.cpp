@@ -4,6 +4,7 @@
 // real `node --cpu-prof` profiles read, source-mapped and every fixture frame compared with the
 // oracle; and bad input (malformed VLQ, version 2, missing, unreadable and refused maps, an
 // oversized `mappings`, deep nesting), each with its reason checked.
+#include "filehelpers.h"
 #include "model/io/cpuprofile.h"
 #include "model/io/profileio.h"
 #include "symbolize/js/sourcemap.h"
@@ -26,25 +27,12 @@
 using namespace symflame;
 using symbolize::SourceMap;
 
+using symflame::testing::mustReadFile;
+using symflame::testing::mustWriteFile;
+
 namespace {
 
 const QString kFixtures = QStringLiteral(SYMFLAME_JS_FIXTURES);
-
-QByteArray readFile(const QString& path)
-{
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
-        qFatal("cannot read %s", qPrintable(path));
-    return f.readAll();
-}
-
-void writeFile(const QString& path, const QByteArray& data)
-{
-    QDir().mkpath(QFileInfo(path).absolutePath());
-    QFile f(path);
-    if (!f.open(QIODevice::WriteOnly) || f.write(data) != data.size())
-        qFatal("cannot write %s", qPrintable(path));
-}
 
 struct Position {
     uint32_t line;
@@ -59,7 +47,7 @@ QJsonArray oracle(const QString& mapFile, const QString& mapUrl, const std::vect
     QByteArray text;
     for (const Position& p : positions)
         text += QByteArray::number(p.line) + ' ' + QByteArray::number(p.column) + (p.leastUpperBound ? " lub\n" : "\n");
-    writeFile(dir.filePath("positions"), text);
+    mustWriteFile(dir.filePath("positions"), text);
     QProcess node;
     node.start(QStringLiteral(SYMFLAME_NODE),
         {QStringLiteral(SYMFLAME_JS_ORACLE), QStringLiteral(SYMFLAME_JS_NODE_MODULES), mapFile, mapUrl,
@@ -76,7 +64,7 @@ QJsonArray oracle(const QString& mapFile, const QString& mapUrl, const std::vect
 std::vector<Position> positionsOf(const QString& script)
 {
     std::vector<Position> out;
-    const QList<QByteArray> lines = readFile(script).split('\n');
+    const QList<QByteArray> lines = mustReadFile(script).split('\n');
     for (qsizetype l = 0; l <= lines.size(); ++l) {
         const qsizetype width = l < lines.size() ? std::min<qsizetype>(lines[l].size(), 400) : 0;
         for (qsizetype c = 0; c <= width + 2; ++c)
@@ -179,7 +167,7 @@ private slots:
     {
         for (const char* name : {"main", "work", "shapes"}) {
             const QString script = kFixtures + "/separate/" + name + ".js";
-            const SourceMap map = parseOrFail(readFile(script + ".map"));
+            const SourceMap map = parseOrFail(mustReadFile(script + ".map"));
             compareWithOracle(map, script + ".map", positionsOf(script));
             if (QTest::currentTestFailed())
                 return;
@@ -194,7 +182,7 @@ private slots:
             QProcess extract;
             extract.start(QStringLiteral(SYMFLAME_NODE), {QStringLiteral(SYMFLAME_JS_INLINEMAP), script, mapFile});
             QVERIFY(extract.waitForFinished(60000) && extract.exitCode() == 0);
-            compareWithOracle(parseOrFail(readFile(mapFile)), mapFile, positionsOf(script));
+            compareWithOracle(parseOrFail(mustReadFile(mapFile)), mapFile, positionsOf(script));
             if (QTest::currentTestFailed())
                 return;
         }
@@ -202,22 +190,22 @@ private slots:
     void oracleEsbuildBundle()
     {
         const QString script = kFixtures + "/bundle/bundle.js";
-        compareWithOracle(parseOrFail(readFile(script + ".map")), script + ".map", positionsOf(script));
+        compareWithOracle(parseOrFail(mustReadFile(script + ".map")), script + ".map", positionsOf(script));
     }
     void oracleIndexMap()
     {
         // work.js at line 0, shapes.js from line 200 column 7 on.
         QJsonObject first;
         first["offset"] = QJsonObject {{"line", 0}, {"column", 0}};
-        first["map"] = QJsonDocument::fromJson(readFile(kFixtures + "/separate/work.js.map")).object();
+        first["map"] = QJsonDocument::fromJson(mustReadFile(kFixtures + "/separate/work.js.map")).object();
         QJsonObject second;
         second["offset"] = QJsonObject {{"line", 200}, {"column", 7}};
-        second["map"] = QJsonDocument::fromJson(readFile(kFixtures + "/separate/shapes.js.map")).object();
+        second["map"] = QJsonDocument::fromJson(mustReadFile(kFixtures + "/separate/shapes.js.map")).object();
         QJsonObject index {{"version", 3}, {"sections", QJsonArray {first, second}}};
         QTemporaryDir dir;
         const QString mapFile = dir.filePath("index.map");
-        writeFile(mapFile, QJsonDocument(index).toJson());
-        const SourceMap map = parseOrFail(readFile(mapFile));
+        mustWriteFile(mapFile, QJsonDocument(index).toJson());
+        const SourceMap map = parseOrFail(mustReadFile(mapFile));
         std::vector<Position> positions;
         for (uint32_t l = 0; l < 260; ++l)
             for (uint32_t c = 0; c < 90; ++c)
@@ -334,7 +322,7 @@ private slots:
         }
         // Independent of the oracle: spin(), where the program spends most of its time, lands on
         // its declaration line in work.ts.
-        const QList<QByteArray> workTs = readFile(QStringLiteral(SYMFLAME_TEST_SOURCE_DIR "/jsfixtures/src/work.ts")).split('\n');
+        const QList<QByteArray> workTs = mustReadFile(QStringLiteral(SYMFLAME_TEST_SOURCE_DIR "/jsfixtures/src/work.ts")).split('\n');
         const qsizetype spinLine = std::find_if(workTs.begin(), workTs.end(),
                                        [](const QByteArray& l) { return l.startsWith("function spin("); })
             - workTs.begin() + 1;
@@ -413,21 +401,21 @@ private slots:
         QTemporaryDir dir;
         const QByteArray goodMap = R"({"version":3,"sources":["orig.ts"],"names":["realName"],"mappings":"AAAAA"})";
         // No map anywhere.
-        writeFile(dir.filePath("plain/a.js"), "function f() {}\n");
+        mustWriteFile(dir.filePath("plain/a.js"), "function f() {}\n");
         // A URL outside the script's directory.
-        writeFile(dir.filePath("outside/b.js"), "function f() {}\n//# sourceMappingURL=../elsewhere/b.js.map\n");
-        writeFile(dir.filePath("elsewhere/b.js.map"), goodMap);
+        mustWriteFile(dir.filePath("outside/b.js"), "function f() {}\n//# sourceMappingURL=../elsewhere/b.js.map\n");
+        mustWriteFile(dir.filePath("elsewhere/b.js.map"), goodMap);
         // An unreadable map (a directory where the map should be).
-        writeFile(dir.filePath("unreadable/c.js"), "function f() {}\n");
+        mustWriteFile(dir.filePath("unreadable/c.js"), "function f() {}\n");
         QDir().mkpath(dir.filePath("unreadable/c.js.map"));
         // A map of another version.
-        writeFile(dir.filePath("v2/d.js"), "function f() {}\n//@ sourceMappingURL=d.map\n");
-        writeFile(dir.filePath("v2/d.map"), R"({"version":2,"sources":[],"mappings":""})");
+        mustWriteFile(dir.filePath("v2/d.js"), "function f() {}\n//@ sourceMappingURL=d.map\n");
+        mustWriteFile(dir.filePath("v2/d.map"), R"({"version":2,"sources":[],"mappings":""})");
         // Found in a source-map directory; recorded under another prefix (path map).
-        writeFile(dir.filePath("served/e.js"), "function f() {}\n");
-        writeFile(dir.filePath("maps/e.js.map"), goodMap);
+        mustWriteFile(dir.filePath("served/e.js"), "function f() {}\n");
+        mustWriteFile(dir.filePath("maps/e.js.map"), goodMap);
         // An inline map, not base64.
-        writeFile(dir.filePath("inline/g.js"),
+        mustWriteFile(dir.filePath("inline/g.js"),
             "function f() {}\n//# sourceMappingURL=data:application/json,"
                 + QUrl::toPercentEncoding(QString::fromUtf8(goodMap)) + "\n");
 
@@ -479,13 +467,13 @@ private slots:
         QTemporaryDir dir;
         // The profile of the tsc build, its scripts moved away from their maps.
         for (const char* name : {"main", "work", "shapes"}) {
-            QByteArray js = readFile(kFixtures + "/separate/" + name + ".js");
+            QByteArray js = mustReadFile(kFixtures + "/separate/" + name + ".js");
             js.replace("//# sourceMappingURL=", "// (map removed) ");
-            writeFile(dir.filePath(QStringLiteral("app/%1.js").arg(name)), js);
+            mustWriteFile(dir.filePath(QStringLiteral("app/%1.js").arg(name)), js);
         }
-        QByteArray cpuprofile = readFile(kFixtures + "/separate.cpuprofile");
+        QByteArray cpuprofile = mustReadFile(kFixtures + "/separate.cpuprofile");
         cpuprofile.replace((kFixtures + "/separate/").toUtf8(), (dir.path() + "/app/").toUtf8());
-        writeFile(dir.filePath("in.cpuprofile"), cpuprofile);
+        mustWriteFile(dir.filePath("in.cpuprofile"), cpuprofile);
         const auto run = [](const QStringList& args, QByteArray* out, QByteArray* err) {
             QProcess p;
             p.start(QStringLiteral(SYMFLAME_EXECUTABLE), args);
@@ -536,7 +524,7 @@ private slots:
             out.constData());
 
         // A broken profile.
-        writeFile(dir.filePath("broken.cpuprofile"), R"({"nodes":[{"id":1,"callFrame":{}}],"samples":[7],"timeDeltas":[1]})");
+        mustWriteFile(dir.filePath("broken.cpuprofile"), R"({"nodes":[{"id":1,"callFrame":{}}],"samples":[7],"timeDeltas":[1]})");
         QCOMPARE(run({"symbolize", dir.filePath("broken.cpuprofile"), "-o", dir.filePath("b.pb.gz")}, &out, &err), 2);
         QCOMPARE(err.count('\n'), 1);
         QVERIFY2(err.startsWith("symflame: " + dir.filePath("broken.cpuprofile").toUtf8() + ": cpuprofile: sample 0 names an unknown node"),
@@ -560,8 +548,8 @@ private slots:
         };
         for (size_t i = 0; i < cases.size(); ++i) {
             const QString script = dir.filePath(QStringLiteral("s%1.js").arg(i));
-            writeFile(script, "function f() {}\n");
-            writeFile(script + ".map", cases[i].first);
+            mustWriteFile(script, "function f() {}\n");
+            mustWriteFile(script + ".map", cases[i].first);
             model::Profile p = loadTiny("file://" + script);
             QElapsedTimer timer;
             timer.start();
@@ -574,8 +562,8 @@ private slots:
             QCOMPARE(p.locations.back().status, model::FrameStatus::NoSourceMap);
         }
         // A data: URI with bad base64, and a file:// URL outside the allowed directories.
-        writeFile(dir.filePath("d.js"), "f()\n//# sourceMappingURL=data:application/json;base64,@@@\n");
-        writeFile(dir.filePath("e.js"), "f()\n//# sourceMappingURL=file:///etc/passwd\n");
+        mustWriteFile(dir.filePath("d.js"), "f()\n//# sourceMappingURL=data:application/json;base64,@@@\n");
+        mustWriteFile(dir.filePath("e.js"), "f()\n//# sourceMappingURL=file:///etc/passwd\n");
         for (const auto& [name, reason] : std::vector<std::pair<QString, QString>> {
                  {"d.js", "data: URI with bad base64"}, {"e.js", "refused: /etc/passwd is outside"}}) {
             model::Profile p = loadTiny("file://" + dir.filePath(name));
@@ -586,10 +574,10 @@ private slots:
         // The marker inside a string of the code is no link; a remote URL is never fetched, and
         // the map is then looked for beside the script and in the source-map directories.
         const QByteArray good = R"({"version":3,"sources":["o.ts"],"names":[],"mappings":"AAAA"})";
-        writeFile(dir.filePath("str.js"), "var s = \"//# sourceMappingURL=nowhere.map\";\n");
-        writeFile(dir.filePath("str.js.map"), good);
-        writeFile(dir.filePath("remote.js"), "f()\n//# sourceMappingURL=https://cdn.invalid/remote.js.map\n");
-        writeFile(dir.filePath("maps/remote.js.map"), good);
+        mustWriteFile(dir.filePath("str.js"), "var s = \"//# sourceMappingURL=nowhere.map\";\n");
+        mustWriteFile(dir.filePath("str.js.map"), good);
+        mustWriteFile(dir.filePath("remote.js"), "f()\n//# sourceMappingURL=https://cdn.invalid/remote.js.map\n");
+        mustWriteFile(dir.filePath("maps/remote.js.map"), good);
         for (const QString& name : {QStringLiteral("str.js"), QStringLiteral("remote.js")}) {
             model::Profile p = loadTiny("file://" + dir.filePath(name));
             symbolize::SourceMapOptions options;
@@ -604,9 +592,9 @@ private slots:
         }
         // A symbolic link inside the script's directory pointing out of it is outside too.
         QTemporaryDir other;
-        writeFile(other.filePath("x.js.map"), R"({"version":3,"sources":["o.ts"],"mappings":"AAAA"})");
+        mustWriteFile(other.filePath("x.js.map"), R"({"version":3,"sources":["o.ts"],"mappings":"AAAA"})");
         QVERIFY(QFile::link(other.path(), dir.filePath("link")));
-        writeFile(dir.filePath("l.js"), "f()\n//# sourceMappingURL=link/x.js.map\n");
+        mustWriteFile(dir.filePath("l.js"), "f()\n//# sourceMappingURL=link/x.js.map\n");
         model::Profile p = loadTiny("file://" + dir.filePath("l.js"));
         const auto report = symbolize::applySourceMaps(p, {});
         QVERIFY2(report.scripts.front().reason.find("is outside the script's directory") != std::string::npos,

@@ -4,6 +4,7 @@
 // system name, file, line, column, start line and the whole inline chain must be identical.
 // Legacy Rust names are compared with c++filt's demangling minus the "::h<hash>" suffix, which
 // symflame drops on purpose.
+#include "filehelpers.h"
 #include "symbolize/locate/debuginfolocator.h"
 #include "symbolize/object/demangle.h"
 #include "symbolize/engines/dwarfengine.h"
@@ -24,6 +25,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include "nmsymbols.h"
 #include "symfixturehelpers.h"
 
 #include <algorithm>
@@ -38,6 +40,8 @@ using namespace symflame::symbolize;
 using symtest::fixture;
 using symtest::missingTool;
 using symtest::run;
+
+using symflame::testing::readFileBytes;
 
 namespace {
 
@@ -85,20 +89,10 @@ QVector<OracleAnswer> llvmSymbolize(
 /// and a few just outside each, sorted and unique.
 std::vector<uint64_t> sampleAddresses(const QString& file, int perFunction, size_t* functions = nullptr)
 {
-    const QByteArray out = run(QStringLiteral(SYMFLAME_NM), { "-S", "--defined-only", file });
     std::set<uint64_t> set;
     size_t nfun = 0;
-    for (const QByteArray& line : out.split('\n')) {
-        const QList<QByteArray> f = line.simplified().split(' ');
-        if (f.size() < 4)
-            continue;
-        const QByteArray type = f[2];
-        if (type != "t" && type != "T" && type != "W" && type != "w" && type != "i")
-            continue;
-        bool ok1 = false, ok2 = false;
-        const uint64_t addr = f[0].toULongLong(&ok1, 16), size = f[1].toULongLong(&ok2, 16);
-        if (!ok1 || !ok2 || size == 0)
-            continue;
+    for (const symflame::testing::NmSymbol& f : symflame::testing::nmFunctions(file)) {
+        const uint64_t addr = f.address, size = f.size;
         ++nfun;
         set.insert(addr);
         for (int k = 1; k <= perFunction; ++k)
@@ -117,16 +111,11 @@ std::vector<uint64_t> sampleAddresses(const QString& file, int perFunction, size
 /// Every step-th byte of every function nm lists (code symbols with a size), sorted and unique.
 std::vector<uint64_t> denseAddresses(const QString& file, uint64_t step)
 {
-    const QByteArray out = run(QStringLiteral(SYMFLAME_NM), { "-S", "--defined-only", file });
     std::set<uint64_t> set;
-    for (const QByteArray& line : out.split('\n')) {
-        const QList<QByteArray> f = line.simplified().split(' ');
-        if (f.size() < 4 || !QByteArray("tTwW").contains(f[2]))
-            continue;
-        const uint64_t addr = f[0].toULongLong(nullptr, 16), size = f[1].toULongLong(nullptr, 16);
-        for (uint64_t a = addr; a < addr + size; a += step)
-            set.insert(a);
-    }
+    for (const symflame::testing::NmSymbol& f : symflame::testing::nmFunctions(file))
+        if (f.type != 'i')
+            for (uint64_t a = f.address; a < f.address + f.size; a += step)
+                set.insert(a);
     return { set.begin(), set.end() };
 }
 
@@ -308,15 +297,6 @@ uint64_t runtimeOf(const ElfFile& elf, const model::Mapping& m, uint64_t elfAddr
         if (s.type == elf::PT_LOAD && (s.flags & elf::PF_X))
             return elfAddress + (m.start - m.offset + s.offset - s.vaddr);
     return 0;
-}
-
-std::vector<uint8_t> readBytes(const QString& path)
-{
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
-        return {};
-    const QByteArray b = f.readAll();
-    return std::vector<uint8_t>(b.begin(), b.end());
 }
 
 bool writeBytes(const QString& path, const std::vector<uint8_t>& b)
@@ -868,7 +848,7 @@ void TestSymbolizer::locatorBadInput()
     // A debug file whose CRC does not match the debuglink.
     {
         QVERIFY(QFile::copy(fixture("debuglink/cxx_debuglink"), tmp.path() + "/cxx_debuglink"));
-        std::vector<uint8_t> dbg = readBytes(fixture("debuglink/cxx_debuglink.debug"));
+        std::vector<uint8_t> dbg = readFileBytes(fixture("debuglink/cxx_debuglink.debug"));
         dbg[dbg.size() / 2] ^= 0x55;
         QVERIFY(writeBytes(tmp.path() + "/cxx_debuglink.debug", dbg));
         auto bin = ElfFile::open((tmp.path() + "/cxx_debuglink").toStdString());
@@ -890,7 +870,7 @@ void TestSymbolizer::locatorBadInput()
     // with the right CRC.
     {
         QVERIFY(QDir(tmp.path()).mkpath("sub"));
-        std::vector<uint8_t> b = readBytes(fixture("debuglink/cxx_debuglink"));
+        std::vector<uint8_t> b = readFileBytes(fixture("debuglink/cxx_debuglink"));
         auto orig = ElfFile::open(fixtureStd("debuglink/cxx_debuglink"));
         QVERIFY(orig.ok());
         const ElfSection* s = (*orig)->findSection(".gnu_debuglink");
@@ -910,7 +890,7 @@ void TestSymbolizer::locatorBadInput()
 
     // A truncated binary: an invalid file, with the reason.
     {
-        std::vector<uint8_t> b = readBytes(fixture("c_pie"));
+        std::vector<uint8_t> b = readFileBytes(fixture("c_pie"));
         b.resize(b.size() / 3);
         const QString path = tmp.path() + "/truncated";
         QVERIFY(writeBytes(path, b));
