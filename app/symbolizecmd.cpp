@@ -123,11 +123,13 @@ int runSymbolizeCommand(int argc, char** argv)
     if (!report)
         return inputError(inPath, report.error().message);
 
-    // OTLP in, OTLP out (protobuf, also for OTLP JSON input), unless --format says otherwise.
+    // OTLP in, OTLP out (protobuf, also for OTLP JSON and Collector files: the profile read),
+    // unless --format says otherwise.
+    const bool otlpIn = inFormat == model::ProfileFormat::Otlp || inFormat == model::ProfileFormat::OtlpJson
+        || inFormat == model::ProfileFormat::OtlpCollectorJson || inFormat == model::ProfileFormat::OtlpCollectorProto;
     const model::ProfileFormat writeAs = outFormat ? *outFormat
-        : (inFormat == model::ProfileFormat::Otlp || inFormat == model::ProfileFormat::OtlpJson)
-        ? model::ProfileFormat::Otlp
-        : model::ProfileFormat::Pprof;
+        : otlpIn                                   ? model::ProfileFormat::Otlp
+                                                   : model::ProfileFormat::Pprof;
     const model::Status saved = model::saveProfile(profile, *outPath, writeAs, inPath);
     if (!saved) {
         const model::Error& e = saved.error();

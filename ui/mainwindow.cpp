@@ -387,7 +387,7 @@ void MainWindow::openDialog()
     QSettings settings;
     const QString dir = settings.value(QLatin1String(kLastDirKey)).toString();
     const QString path = QFileDialog::getOpenFileName(this, tr("Open Profile"), dir,
-        tr("Profiles (*.pb.gz *.pb *.pprof *.prof *.gz *.cpuprofile *.json);;All files (*)"));
+        tr("Profiles (*.pb.gz *.pb *.pprof *.prof *.gz *.zst *.cpuprofile *.json *.jsonl);;All files (*)"));
     if (path.isEmpty())
         return;
     settings.setValue(QLatin1String(kLastDirKey), QFileInfo(path).absolutePath());

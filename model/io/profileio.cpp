@@ -1,4 +1,4 @@
-// Loading and saving profiles by path: reads the file, decompresses gzip, recognises the format
+// Loading and saving profiles by path: reads the file, decompresses gzip or zstd, recognises the format
 // from its first fields and hands it to the reader; every error names the file.
 #include "model/io/profileio.h"
 
@@ -105,6 +105,10 @@ const char* profileFormatName(ProfileFormat f)
         return "otlp";
     case ProfileFormat::OtlpJson:
         return "otlp-json";
+    case ProfileFormat::OtlpCollectorJson:
+        return "otlp-collector-json";
+    case ProfileFormat::OtlpCollectorProto:
+        return "otlp-collector-proto";
     }
     return "?";
 }
@@ -113,6 +117,15 @@ ProfileFormat detectFormat(std::span<const uint8_t> decompressed)
 {
     if (decompressed.empty())
         return ProfileFormat::Unknown;
+    // Before OTLP JSON, whose first object a JSON lines file starts with.
+    switch (collectorFraming(decompressed)) {
+    case CollectorFraming::JsonLines:
+        return ProfileFormat::OtlpCollectorJson;
+    case CollectorFraming::LengthPrefixed:
+        return ProfileFormat::OtlpCollectorProto;
+    case CollectorFraming::None:
+        break;
+    }
     if (looksLikeOtlpJson(decompressed))
         return ProfileFormat::OtlpJson;
     // Before pprof: OTLP's two top-level fields also have pprof's numbers and wire types.
@@ -135,8 +148,9 @@ Result<Profile> loadProfile(
         return file.error().withPath(path);
 
     std::vector<uint8_t> inflated;
-    const bool compressed = isGzip(*file);
-    auto decompressed = decompressIfGzip(*file, inflated, options.limits, progress);
+    const char* compression = isGzip(*file) ? "gzip" : isZstd(*file) ? "zstd" : nullptr;
+    const bool compressed = compression != nullptr;
+    auto decompressed = decompressIfCompressed(*file, inflated, options.limits, progress);
     if (!decompressed)
         return decompressed.error().withPath(path);
     const std::span<const uint8_t> raw = *decompressed;
@@ -146,7 +160,8 @@ Result<Profile> loadProfile(
     const ProfileFormat detected = detectFormat(raw);
     if (format)
         *format = detected;
-    if ((detected == ProfileFormat::Otlp || detected == ProfileFormat::OtlpJson) && progress)
+    if (detected != ProfileFormat::Pprof && detected != ProfileFormat::CpuProfile && detected != ProfileFormat::Unknown
+        && progress)
         progress->setStage("reading OTLP");
     OtlpReadOptions oo;
     oo.limits = options.limits;
@@ -160,6 +175,15 @@ Result<Profile> loadProfile(
     }
     case ProfileFormat::OtlpJson: {
         auto profile = readOtlpJson(raw, oo, progress);
+        if (!profile)
+            return profile.error().withPath(path);
+        return profile;
+    }
+    case ProfileFormat::OtlpCollectorJson:
+    case ProfileFormat::OtlpCollectorProto: {
+        const auto framing = detected == ProfileFormat::OtlpCollectorJson ? CollectorFraming::JsonLines
+                                                                          : CollectorFraming::LengthPrefixed;
+        auto profile = readOtlpCollector(raw, framing, oo, progress);
         if (!profile)
             return profile.error().withPath(path);
         return profile;
@@ -182,7 +206,8 @@ Result<Profile> loadProfile(
         break;
     }
     return makeError(ErrorCode::Unsupported,
-        std::string("not a profile symflame can read (") + (compressed ? "gzip-compressed; once decompressed " : "")
+        std::string("not a profile symflame can read (")
+            + (compressed ? std::string(compression) + "-compressed; once decompressed " : std::string())
             + describeStart(raw) + ", which is neither pprof, OTLP profiles (protobuf or JSON) nor a V8 .cpuprofile)",
         path);
 }
@@ -197,6 +222,8 @@ Status saveProfile(const Profile& profile, const std::string& path, ProfileForma
     case ProfileFormat::Otlp:
         return writeOtlpFile(profile, path);
     case ProfileFormat::OtlpJson:
+    case ProfileFormat::OtlpCollectorJson:
+    case ProfileFormat::OtlpCollectorProto:
     case ProfileFormat::CpuProfile:
     case ProfileFormat::Unknown:
         break;

@@ -2,7 +2,7 @@
 // New formats (OTLP, folded, .cpuprofile) plug in here.
 #pragma once
 
-#include "model/io/gzip.h"
+#include "model/io/zstd.h"
 #include "model/core/profile.h"
 #include "model/core/progress.h"
 #include "model/core/result.h"
@@ -12,7 +12,15 @@
 
 namespace symflame::model {
 
-enum class ProfileFormat { Unknown, Pprof, CpuProfile, Otlp, OtlpJson };
+enum class ProfileFormat {
+    Unknown,
+    Pprof,
+    CpuProfile,
+    Otlp,
+    OtlpJson,
+    OtlpCollectorJson, ///< the OpenTelemetry Collector's file exporter: JSON lines
+    OtlpCollectorProto, ///< the same, length-prefixed protobuf requests
+};
 const char* profileFormatName(ProfileFormat f);
 
 struct LoadOptions {
@@ -21,7 +29,7 @@ struct LoadOptions {
     size_t profileIndex = 0;
 };
 
-/// Guesses the format from the first bytes (after gunzip when compressed).
+/// Guesses the format from the first bytes (after gunzip or unzstd when compressed).
 ProfileFormat detectFormat(std::span<const uint8_t> decompressed);
 
 /// Reads and parses the file at path; errors have path set. The format read is put in *format

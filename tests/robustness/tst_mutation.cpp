@@ -1,5 +1,5 @@
 // The mutation test: the real fixtures (pprof and OTLP profiles, gzip'd and their payloads, OTLP
-// JSON, folded stacks, .cpuprofile, ELF binaries, source maps) mutated deterministically (fixed
+// JSON, Collector files plain and zstd'd, folded stacks, .cpuprofile, ELF binaries, source maps) mutated deterministically (fixed
 // seed: bit flips, truncations, splices with another fixture, inserted runs), each mutant given to
 // the real `symflame` commands that read that kind of file (info, top and symbolize; debuginfo
 // check and lookup; symbolize through the map). For every run: no signal, no hang
@@ -71,6 +71,9 @@ QList<Fixture> fixtures()
         // them): the mutants check that such text is refused cleanly.
         { "basic.folded", s + "/fuzz/seeds/folded/basic.txt", Kind::Profile },
         { "spaces.folded", s + "/fuzz/seeds/folded/spaces.txt", Kind::Profile },
+        { "collector.pb", s + "/fuzz/seeds/collector/two-requests.pb", Kind::Profile },
+        { "collector.pb.zst", s + "/fuzz/seeds/collector/two-requests.pb.zst", Kind::Profile },
+        { "collector.jsonl", s + "/fuzz/seeds/collector/two-lines.jsonl", Kind::Profile },
         { "c_pie", b + "/symfixtures/c_pie", Kind::Elf },
         { "c_mini", b + "/symfixtures/c_mini", Kind::Elf },
         { "c_object.o", b + "/symfixtures/c_object.o", Kind::Elf },

@@ -15,7 +15,7 @@
 // (Mapping::ElfAddresses).
 #pragma once
 
-#include "model/io/gzip.h"
+#include "model/io/zstd.h"
 #include "model/core/profile.h"
 #include "model/core/progress.h"
 #include "model/core/result.h"
@@ -39,6 +39,8 @@ struct OtlpReadOptions {
     /// (each sample may name any slice, so N samples over N indices could make N²/2 frames from
     /// O(N) bytes); more is TooLarge. 256 M frames: 1 GiB of location ids.
     uint64_t maxStackFrames = uint64_t(1) << 28;
+    /// Only list the file's profiles (Profile::profilesInFile, profileIndex 0); none is read.
+    bool listOnly = false;
 };
 
 /// True when data (decompressed) looks like ProfilesData / ExportProfilesServiceRequest protobuf:
@@ -54,6 +56,18 @@ Result<Profile> readOtlp(
 /// Reads OTLP JSON (the protobuf JSON mapping of ProfilesData). Errors carry no path.
 Result<Profile> readOtlpJson(
     std::span<const uint8_t> data, const OtlpReadOptions& options = {}, Progress* progress = nullptr);
+
+/// How the OpenTelemetry Collector's file exporter framed the requests (ExportProfilesServiceRequest)
+/// of a file (profile-formats.md §4): JSON lines, one request per line, or protobuf requests each
+/// after its length as a 4-byte big-endian integer.
+enum class CollectorFraming { None, JsonLines, LengthPrefixed };
+/// The framing of data (decompressed): None for one plain request, or anything else.
+CollectorFraming collectorFraming(std::span<const uint8_t> data);
+/// Reads a file of several requests, which make one capture: the profiles of every request are
+/// listed in file order (Profile::profilesInFile spans them all) and options.profileIndex counts
+/// over them all. Errors name the request (from 1) and how many requests came before it.
+Result<Profile> readOtlpCollector(std::span<const uint8_t> data, CollectorFraming framing,
+    const OtlpReadOptions& options = {}, Progress* progress = nullptr);
 
 /// Converts OTLP JSON to the equivalent protobuf in the 1.10.0 layout (what readOtlpJson reads).
 Result<std::vector<uint8_t>> otlpJsonToProtobuf(std::span<const uint8_t> json);

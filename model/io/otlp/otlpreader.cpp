@@ -416,6 +416,8 @@ public:
         m_profile.formatVersion = layoutName(m_version);
         if (Status s = listProfiles(); !s)
             return s.error();
+        if (m_options.listOnly)
+            return std::move(m_profile);
         if (m_profiles.empty())
             return invalid(
                 "no profiles in the file (it holds " + counted(m_resourceCount, "resource", "resources") + ")");
@@ -1716,7 +1718,7 @@ bool looksLikeOtlpJson(std::span<const uint8_t> data)
 Result<Profile> readOtlp(std::span<const uint8_t> data, const OtlpReadOptions& options, Progress* progress)
 {
     std::vector<uint8_t> inflated;
-    auto raw = decompressIfGzip(data, inflated, options.limits, progress);
+    auto raw = decompressIfCompressed(data, inflated, options.limits, progress);
     if (!raw)
         return raw.error();
     if (progress)

@@ -3,7 +3,7 @@
 // protobuf that `go tool pprof` reads.
 #pragma once
 
-#include "model/io/gzip.h"
+#include "model/io/zstd.h"
 #include "model/core/profile.h"
 #include "model/core/progress.h"
 #include "model/core/result.h"

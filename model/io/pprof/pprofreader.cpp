@@ -1085,7 +1085,7 @@ private:
 Result<Profile> readPprof(std::span<const uint8_t> data, const PprofReadOptions& options, Progress* progress)
 {
     std::vector<uint8_t> inflated;
-    auto raw = decompressIfGzip(data, inflated, options.limits, progress);
+    auto raw = decompressIfCompressed(data, inflated, options.limits, progress);
     if (!raw)
         return raw.error();
     if (progress)

@@ -1,13 +1,17 @@
-# Unit tests of model/ (core, io, analysis): gzip, atomic file I/O, the pprof and OTLP readers and
+# Unit tests of model/ (core, io, analysis): gzip and zstd, atomic file I/O, the pprof and OTLP readers and
 # writers, call trees, the top table, folded stacks, the flame layout and how frames and values
 # read as text.
 symflame_add_test(NAME tst_gzip SOURCES tst_gzip.cpp LIBS ZLIB::ZLIB TIMEOUT 120)
 symflame_add_test(NAME tst_fileio SOURCES tst_fileio.cpp TIMEOUT 60)
+# zstd decompression against the zstd tool (SYMFLAME_ZSTD: found below for tst_otlp too).
+find_program(SYMFLAME_ZSTD NAMES zstd REQUIRED)
+symflame_add_test(NAME tst_zstd SOURCES tst_zstd.cpp DEFINES SYMFLAME_ZSTD="${SYMFLAME_ZSTD}" TIMEOUT 120)
 symflame_add_test(NAME tst_pprof SOURCES tst_pprof.cpp LIBS symflame_test_pprof_proto ZLIB::ZLIB TIMEOUT 120)
-# Every OTLP layout, protobuf and JSON; the CLI's --profile and symbolization of an OTLP profile.
+# Every OTLP layout, protobuf and JSON, and the Collector's files of them (compressed by the zstd
+# tool); the CLI's --profile and symbolization of an OTLP profile.
 symflame_add_test(NAME tst_otlp SOURCES tst_otlp.cpp
   LIBS symflame_test_otlp_proto symflame_test_pprof_proto symbolize fixture_paths
-  DEFINES SYMFLAME_OTLP_DIR="${OTLP_DIR}"
+  DEFINES SYMFLAME_OTLP_DIR="${OTLP_DIR}" SYMFLAME_ZSTD="${SYMFLAME_ZSTD}"
   DEPENDS otlp_testdata fixtures TIMEOUT 300)
 
 symflame_add_test(NAME tst_calltree SOURCES tst_calltree.cpp)

@@ -203,6 +203,10 @@ private slots:
     void stackIndexZero();
     void unknownLayout();
     void detection();
+    void collectorFiles_data();
+    void collectorFiles();
+    void collectorBadInput_data();
+    void collectorBadInput();
     void roundTrip();
     void pprofFixtureToOtlp();
     void sha256();
@@ -761,6 +765,170 @@ void TestOtlp::detection()
     QCOMPARE(detectFormat(*goRaw), ProfileFormat::Pprof);
     const std::string json = R"({"resourceProfiles":[]})";
     QCOMPARE(detectFormat(bytesOf(json)), ProfileFormat::OtlpJson);
+}
+
+namespace {
+
+/// The profile without where it sits in its file, encoded: two reads of the same profile of the
+/// same request give the same bytes.
+std::vector<uint8_t> canonical(Profile p)
+{
+    p.profilesInFile.clear();
+    p.profileIndex = 0;
+    return encodeOtlp(p);
+}
+
+QByteArray bigEndianLength(size_t n)
+{
+    QByteArray b(4, 0);
+    for (int i = 0; i < 4; ++i)
+        b[i] = char((n >> (8 * (3 - i))) & 0xff);
+    return b;
+}
+
+QByteArray readAllOf(const QString& path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+bool writeAllTo(const QString& path, const QByteArray& bytes)
+{
+    QFile f(path);
+    return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size();
+}
+
+/// path compressed by the zstd tool into path + ".zst".
+QString zstdOf(const QString& path)
+{
+    const auto r = symflame::testing::runProcess(QStringLiteral(SYMFLAME_ZSTD), { "-q", "-f", "-19", path, "-o", path + ".zst" });
+    return r.ok() ? path + ".zst" : QString();
+}
+
+} // namespace
+
+void TestOtlp::collectorFiles_data()
+{
+    QTest::addColumn<bool>("json");
+    QTest::addColumn<bool>("zstd");
+    QTest::newRow("length-prefixed proto") << false << false;
+    QTest::newRow("length-prefixed proto, zstd") << false << true;
+    QTest::newRow("JSON lines") << true << false;
+    QTest::newRow("JSON lines, zstd") << true << true;
+}
+
+// The OpenTelemetry Collector's file exporter: several requests in one file, as JSON lines (the
+// hand-written JSON files, one per line) or length-prefixed protobuf (otlpgen's requests in four
+// layouts), plain and compressed by the zstd tool. Every profile of the file is listed, in file
+// order, and profile i reads exactly as the same profile of its request read alone.
+void TestOtlp::collectorFiles()
+{
+    QFETCH(bool, json);
+    QFETCH(bool, zstd);
+    QTemporaryDir tmp;
+    QVERIFY(tmp.isValid());
+    QStringList requests;
+    if (json) {
+        for (const char* name : { "simple.json", "attributes.json", "simple.json" })
+            requests << QStringLiteral(SYMFLAME_TEST_SOURCE_DIR "/otlp/") + QLatin1String(name);
+    } else {
+        for (const char* name : { "scenario-v1.10-request.pb", "scenario-v1.9.pb", "scenario-v1.8.pb", "scenario-v1.7.pb" })
+            requests << otlpFile(name);
+    }
+    QByteArray file;
+    for (const QString& r : requests) {
+        const QByteArray bytes = readAllOf(r);
+        QVERIFY2(!bytes.isEmpty(), qPrintable(r));
+        if (json) {
+            const QJsonDocument doc = QJsonDocument::fromJson(bytes);
+            QVERIFY(doc.isObject());
+            file += doc.toJson(QJsonDocument::Compact) + "\r\n"; // the exporter's lines; CR LF read too
+        } else {
+            file += bigEndianLength(size_t(bytes.size())) + bytes;
+        }
+    }
+    QString path = tmp.filePath(json ? "capture.jsonl" : "capture.pb");
+    QVERIFY(writeAllTo(path, file));
+    if (zstd) {
+        path = zstdOf(path);
+        QVERIFY(!path.isEmpty());
+        QCOMPARE(readAllOf(path).left(4), QByteArray("\x28\xb5\x2f\xfd", 4));
+    }
+
+    // What each request holds, read alone.
+    std::vector<std::pair<int, size_t>> expected; // request, profile within it
+    for (int r = 0; r < requests.size(); ++r) {
+        auto alone = loadPath(requests[r]);
+        QVERIFY2(alone.ok(), alone.ok() ? "" : alone.error().toString().c_str());
+        for (size_t j = 0; j < alone->profilesInFile.size(); ++j)
+            expected.emplace_back(r, j);
+    }
+    QVERIFY(expected.size() > size_t(requests.size()));
+
+    ProfileFormat format = ProfileFormat::Unknown;
+    for (size_t i = 0; i < expected.size(); ++i) {
+        auto whole = loadPath(path, i, &format);
+        QVERIFY2(whole.ok(), whole.ok() ? "" : whole.error().toString().c_str());
+        QCOMPARE(format, json ? ProfileFormat::OtlpCollectorJson : ProfileFormat::OtlpCollectorProto);
+        QCOMPARE(whole->profilesInFile.size(), expected.size());
+        QCOMPARE(whole->profileIndex, i);
+        const auto [r, j] = expected[i];
+        auto alone = loadPath(requests[r], j);
+        QVERIFY(alone.ok());
+        QCOMPARE(whole->profilesInFile[i].describe(i), alone->profilesInFile[j].describe(i));
+        QCOMPARE(whole->sampleCount(), alone->sampleCount());
+        QVERIFY2(canonical(std::move(whole).value()) == canonical(std::move(alone).value()),
+            qPrintable(QStringLiteral("profile %1 (request %2, profile %3) differs").arg(i).arg(r + 1).arg(j)));
+    }
+    auto past = loadPath(path, expected.size());
+    QVERIFY(!past.ok());
+    QCOMPARE(past.error().code, ErrorCode::NotFound);
+    QVERIFY(QString::fromStdString(past.error().message).contains(QStringLiteral("in %1 requests").arg(requests.size())));
+}
+
+void TestOtlp::collectorBadInput_data()
+{
+    QTest::addColumn<QByteArray>("file");
+    QTest::addColumn<int>("code");
+    QTest::addColumn<QString>("message");
+    const QByteArray a = readAllOf(otlpFile("scenario-v1.10-request.pb"));
+    const QByteArray b = readAllOf(otlpFile("scenario-v1.9.pb"));
+    const QByteArray good = bigEndianLength(size_t(a.size())) + a + bigEndianLength(size_t(b.size())) + b;
+    const QString second = QStringLiteral("request 2 (at byte %1, 1 request read before it)").arg(a.size() + 4);
+    QTest::newRow("length past the end") << QByteArray(good).chopped(7) << int(ErrorCode::Truncated)
+                                         << second + QStringLiteral(": its length, %1 bytes, runs past the end").arg(b.size());
+    QTest::newRow("zero length") << bigEndianLength(size_t(a.size())) + a + bigEndianLength(0) + b
+                                 << int(ErrorCode::InvalidInput) << second + ": its length is 0";
+    QTest::newRow("huge length") << bigEndianLength(size_t(a.size())) + a + QByteArray("\xff\xff\xff\xff", 4) + b
+                                 << int(ErrorCode::Truncated) << second + ": its length, 4294967295 bytes, runs past";
+    QTest::newRow("ends in a length") << bigEndianLength(size_t(a.size())) + a + QByteArray("\0\0", 2)
+                                      << int(ErrorCode::Truncated) << second + ": the file ends inside its 4-byte length";
+    QTest::newRow("a request that is not OTLP") << bigEndianLength(size_t(a.size())) + a + bigEndianLength(5) + "\x08\x01\x10\x02\x18"
+                                                << int(ErrorCode::InvalidInput) << QStringLiteral("request 2 of 2 (1 request read before it): ");
+    const QByteArray line = QJsonDocument::fromJson(readAllOf(QStringLiteral(SYMFLAME_TEST_SOURCE_DIR "/otlp/simple.json"))).toJson(QJsonDocument::Compact);
+    QTest::newRow("JSON line not an object") << line + "\n{}\n[1, 2]\n" << int(ErrorCode::InvalidInput)
+                                             << QStringLiteral("request 3 (JSON line 3, 2 requests read before it): not a JSON object");
+    QTest::newRow("JSON line broken") << line + "\n" + line.left(line.size() / 2) + "\n" << int(ErrorCode::InvalidInput)
+                                      << QStringLiteral("request 2 (JSON line 2, 1 request read before it): ");
+    QTest::newRow("JSON lines then binary") << line + "\n" + line + "\n" + good << int(ErrorCode::InvalidInput)
+                                            << QStringLiteral("request 3 (JSON line 3, 2 requests read before it): not a JSON object");
+}
+
+// Each damage to a Collector file: a clear error naming the file, the request and how many came
+// before it; never a crash.
+void TestOtlp::collectorBadInput()
+{
+    QFETCH(QByteArray, file);
+    QFETCH(int, code);
+    QFETCH(QString, message);
+    QTemporaryDir tmp;
+    const QString path = tmp.filePath("capture.bin");
+    QVERIFY(writeAllTo(path, file));
+    auto r = loadPath(path);
+    QVERIFY(!r.ok());
+    QCOMPARE(QString::fromStdString(r.error().path), path);
+    QVERIFY2(QString::fromStdString(r.error().message).startsWith(message), r.error().message.c_str());
+    QCOMPARE(int(r.error().code), code);
 }
 
 void TestOtlp::roundTrip()
