@@ -10,6 +10,7 @@
 #include "model/analysis/calltree.h"
 #include "model/analysis/collapse.h"
 #include "model/core/frameformat.h"
+#include "model/core/merge.h"
 #include "model/io/profileio.h"
 #include "model/analysis/toptable.h"
 #include "symbolize/pass/binarytriage.h"
@@ -27,8 +28,8 @@ const char* usageText()
     return "Usage: symflame [FILE]\n"
            "       symflame info FILE [--profile N] [--json] [--debug-dir D]... [--search-path D]...\n"
            "                [--path-map FROM=TO]... [--debuginfod URL]...\n"
-           "       symflame top FILE [-n N] [--sample-type T] [--profile N] [--json]\n"
-           "       symflame collapse FILE [--sample-type T] [--profile N]\n"
+           "       symflame top FILE... [-n N] [--sample-type T] [--profile N] [--json]\n"
+           "       symflame collapse FILE... [--sample-type T] [--profile N]\n"
            "       symflame symbolize IN -o OUT [--format otlp|pprof] [--profile N] [--debug-dir D]...\n"
            "                [--search-path D]... [--path-map FROM=TO]... [--source-map-dir D]...\n"
            "                [--json-report] [--debuginfod URL]... [--offline] [--isolate=none|downloaded|all]\n"
@@ -170,6 +171,34 @@ std::optional<Profile> load(
     return std::move(result).value();
 }
 
+// Loads the files and merges them into one profile as `go tool pprof a b` does (one file is
+// loaded as it is), printing the error line when one fails or they do not merge.
+std::optional<Profile> loadMerged(const std::vector<std::string>& paths, const LoadOptions& options, int* exitCode)
+{
+    if (paths.size() == 1)
+        return load(paths[0], options, exitCode);
+    std::vector<Profile> profiles;
+    profiles.reserve(paths.size());
+    for (const std::string& path : paths) {
+        auto p = load(path, options, exitCode);
+        if (!p)
+            return std::nullopt;
+        profiles.push_back(std::move(*p));
+    }
+    size_t differing = 0;
+    auto merged = mergeProfiles(profiles, &differing);
+    if (!merged) {
+        *exitCode = inputError(paths[differing], "cannot merge it with " + paths[0] + ": " + merged.error().message);
+        return std::nullopt;
+    }
+    return std::move(merged).value();
+}
+
+std::string describePaths(const std::vector<std::string>& paths)
+{
+    return paths.size() == 1 ? paths[0] : paths[0] + " and " + std::to_string(paths.size() - 1) + " more";
+}
+
 int runInfo(const std::string& path, const LoadOptions& loadOptions, bool json, const symbolize::SymbolizeOptions& options)
 {
     int rc = ExitOk;
@@ -216,15 +245,15 @@ int runInfo(const std::string& path, const LoadOptions& loadOptions, bool json, 
     return ExitOk;
 }
 
-int runTop(const std::string& path, const LoadOptions& options, int64_t count,
+int runTop(const std::vector<std::string>& paths, const LoadOptions& options, int64_t count,
     const std::optional<std::string>& sampleTypeArg, bool json)
 {
     int rc = ExitOk;
-    const auto profile = load(path, options, &rc);
+    const auto profile = loadMerged(paths, options, &rc);
     if (!profile)
         return rc;
     const Profile& p = *profile;
-    const auto type = selectSampleType(p, sampleTypeArg, path, &rc);
+    const auto type = selectSampleType(p, sampleTypeArg, describePaths(paths), &rc);
     if (!type)
         return rc;
 
@@ -253,13 +282,14 @@ int runTop(const std::string& path, const LoadOptions& options, int64_t count,
     return ExitOk;
 }
 
-int runCollapse(const std::string& path, const LoadOptions& options, const std::optional<std::string>& sampleTypeArg)
+int runCollapse(
+    const std::vector<std::string>& paths, const LoadOptions& options, const std::optional<std::string>& sampleTypeArg)
 {
     int rc = ExitOk;
-    const auto profile = load(path, options, &rc);
+    const auto profile = loadMerged(paths, options, &rc);
     if (!profile)
         return rc;
-    const auto type = selectSampleType(*profile, sampleTypeArg, path, &rc);
+    const auto type = selectSampleType(*profile, sampleTypeArg, describePaths(paths), &rc);
     if (!type)
         return rc;
     if (profile->sampleTypes.empty())
@@ -296,7 +326,8 @@ int runHeadlessCommand(std::string_view command, int argc, char** argv)
     }
     if (args->positional.empty())
         return usageError(std::string(command) + ": missing FILE");
-    if (args->positional.size() > 1)
+    // top and collapse merge several files; info describes one.
+    if (command == "info" && args->positional.size() > 1)
         return usageError(std::string(command) + ": unexpected argument '" + args->positional[1] + "'");
     const std::string& path = args->positional[0];
     LoadOptions options;
@@ -336,9 +367,9 @@ int runHeadlessCommand(std::string_view command, int argc, char** argv)
                 return usageError("top: -n wants a count (0 = all), not '" + *n + "'");
             count = *parsed;
         }
-        return runTop(path, options, count, args->value("sample-type"), args->has("json"));
+        return runTop(args->positional, options, count, args->value("sample-type"), args->has("json"));
     }
-    return runCollapse(path, options, args->value("sample-type"));
+    return runCollapse(args->positional, options, args->value("sample-type"));
 }
 
 } // namespace symflame::app

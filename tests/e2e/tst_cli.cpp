@@ -150,7 +150,8 @@ private slots:
         QTest::addRow("missing value") << QStringList { "top", "x.pb.gz", "-n" } << QByteArray("needs a value");
         QTest::addRow("bad count") << QStringList { "top", "x.pb.gz", "-n", "ten" } << QByteArray("'ten'");
         QTest::addRow("negative count") << QStringList { "top", "x.pb.gz", "-n", "-3" } << QByteArray("'-3'");
-        QTest::addRow("two files") << QStringList { "collapse", "a.pb", "b.pb" }
+        // info describes one file (top and collapse merge several).
+        QTest::addRow("two files") << QStringList { "info", "a.pb", "b.pb" }
                                    << QByteArray("unexpected argument 'b.pb'");
         QTest::addRow("render without output") << QStringList { "render", "x.pb.gz" } << QByteArray("missing -o");
         QTest::addRow("gui option") << QStringList { "--frobnicate" } << QByteArray("unknown option '--frobnicate'");

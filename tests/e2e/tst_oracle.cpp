@@ -170,6 +170,62 @@ private slots:
         }
     }
 
+    void mergedTop_data()
+    {
+        QTest::addColumn<QString>("sampleType");
+        QTest::addColumn<QString>("unit");
+        QTest::newRow("samples") << QStringLiteral("samples") << QStringLiteral("count");
+        QTest::newRow("cpu") << QStringLiteral("cpu") << QStringLiteral("nanoseconds");
+    }
+    // Two real Go CPU profiles given at once merge as `go tool pprof a b` merges them: the same
+    // functions with the same flat and cum, the same total. Profiles of other sample types are
+    // refused, by both.
+    void mergedTop()
+    {
+        QFETCH(QString, sampleType);
+        QFETCH(QString, unit);
+        const QString a = QString::fromUtf8(fixtures::goCpuProfile), b = QString::fromUtf8(fixtures::demoProfile);
+        const QStringList pprofArgs { QStringLiteral("tool"), QStringLiteral("pprof"), QStringLiteral("-symbolize=none"),
+            QStringLiteral("-top"), QStringLiteral("-nodecount=0"), QStringLiteral("-nodefraction=0"),
+            QStringLiteral("-sample_index=") + sampleType, QStringLiteral("-unit=") + unit, a, b };
+        const ProcessResult pprof = runProcess(pprofProgram(), pprofArgs);
+        QVERIFY2(pprof.ok(), qPrintable(pprof.describe(pprofProgram(), pprofArgs)));
+        QString error;
+        const auto expected = parseTop(pprof.out, &error);
+        QVERIFY2(expected, qPrintable(error));
+        QVERIFY(!expected->dropped);
+        QHash<QString, QPair<int64_t, int64_t>> want;
+        for (const TopRow& row : expected->rows)
+            want.insert(row.name, { row.flat, row.cum });
+
+        RUN_SYMFLAME(ours, QStringLiteral("top"), a, b, QStringLiteral("-n"), QStringLiteral("0"),
+            QStringLiteral("--sample-type"), sampleType, QStringLiteral("--json"));
+        const QJsonObject obj = QJsonDocument::fromJson(ours.out).object();
+        QCOMPARE(obj.value(QLatin1String("total")).toInteger(), expected->total);
+        QHash<QString, QPair<int64_t, int64_t>> got;
+        for (const QJsonValue& v : obj.value(QLatin1String("functions")).toArray()) {
+            const QJsonObject e = v.toObject();
+            got.insert(e.value(QLatin1String("name")).toString(),
+                { e.value(QLatin1String("flat")).toInteger(), e.value(QLatin1String("cum")).toInteger() });
+        }
+        QVERIFY(want.size() > 50);
+        QCOMPARE(got, want);
+        // Each file alone totals less: the merge is the sum.
+        RUN_SYMFLAME(first, QStringLiteral("top"), a, QStringLiteral("--sample-type"), sampleType, QStringLiteral("--json"));
+        RUN_SYMFLAME(second, QStringLiteral("top"), b, QStringLiteral("--sample-type"), sampleType, QStringLiteral("--json"));
+        QCOMPARE(QJsonDocument::fromJson(first.out).object().value(QLatin1String("total")).toInteger()
+                + QJsonDocument::fromJson(second.out).object().value(QLatin1String("total")).toInteger(),
+            expected->total);
+
+        const QString heap = QString::fromUtf8(fixtures::goHeapProfile);
+        const ProcessResult refused = runProcess(QStringLiteral(SYMFLAME_EXECUTABLE), { QStringLiteral("top"), a, heap });
+        QCOMPARE(refused.exitCode, 2);
+        QVERIFY2(refused.err.startsWith(("symflame: " + heap + ": cannot merge it with " + a).toUtf8()), refused.err.constData());
+        const ProcessResult pprofRefused = runProcess(pprofProgram(),
+            { QStringLiteral("tool"), QStringLiteral("pprof"), QStringLiteral("-symbolize=none"), QStringLiteral("-top"), a, heap });
+        QVERIFY(!pprofRefused.ok()); // pprof refuses the pair too
+    }
+
     void top_data() { addSampleTypeRows(); }
     void top()
     {

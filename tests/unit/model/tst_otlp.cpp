@@ -12,6 +12,7 @@
 
 #include "model/analysis/calltree.h"
 #include "model/analysis/collapse.h"
+#include "model/core/merge.h"
 #include "model/io/gzip.h"
 #include "model/io/otlp/otlp.h"
 #include "model/io/pprof/pprof.h"
@@ -207,6 +208,7 @@ private slots:
     void collectorFiles();
     void collectorBadInput_data();
     void collectorBadInput();
+    void merge();
     void roundTrip();
     void pprofFixtureToOtlp();
     void sha256();
@@ -929,6 +931,70 @@ void TestOtlp::collectorBadInput()
     QCOMPARE(QString::fromStdString(r.error().path), path);
     QVERIFY2(QString::fromStdString(r.error().message).startsWith(message), r.error().message.c_str());
     QCOMPARE(int(r.error().code), code);
+}
+
+// mergeProfiles keeps what each sample carries (labels, timestamps, trace links) and makes one of
+// what the profiles share: the same function, the same location (after moving a mapping that
+// sits at another address in the second profile), the same stack.
+void TestOtlp::merge()
+{
+    auto a = loadPath(QStringLiteral(SYMFLAME_TEST_SOURCE_DIR "/otlp/simple.json"));
+    QVERIFY(a.ok());
+    QVERIFY(!a->mappings.empty() && !a->locations.empty());
+    // Runtime addresses, as pprof's are (OTLP's are ELF addresses, which no mapping moves).
+    for (Mapping& m : a->mappings)
+        m.flags &= uint8_t(~Mapping::ElfAddresses);
+    // The second: the same profile with its mappings 0x10000 higher and its addresses with them.
+    Profile moved = *a;
+    for (Mapping& m : moved.mappings) {
+        m.start += 0x10000;
+        m.limit += 0x10000;
+    }
+    size_t movedLocations = 0;
+    for (Location& l : moved.locations)
+        if (l.mapping.valid()) {
+            l.address += 0x10000;
+            ++movedLocations;
+        }
+    QVERIFY(movedLocations > 0);
+    const Profile parts[] = { *a, moved };
+    auto merged = mergeProfiles(parts);
+    QVERIFY2(merged.ok(), merged.ok() ? "" : merged.error().message.c_str());
+    const Profile& m = *merged;
+    QCOMPARE(m.sampleCount(), 2 * a->sampleCount());
+    QCOMPARE(m.totalValue(0), 2 * a->totalValue(0));
+    QCOMPARE(m.mappings.size(), a->mappings.size());
+    QCOMPARE(m.functions.size(), a->functions.size());
+    QCOMPARE(m.locations.size(), a->locations.size());
+    QCOMPARE(m.stackCount(), a->stackCount());
+    for (size_t i = 0; i < a->sampleCount(); ++i)
+        for (size_t copy = 0; copy < 2; ++copy) {
+            const size_t j = i + copy * a->sampleCount();
+            QCOMPARE(m.sampleStacks[j], a->sampleStacks[i]);
+            QCOMPARE(m.sampleTimestamps[j], a->sampleTimestamps[i]);
+            QCOMPARE(m.sampleLabels(j).size(), a->sampleLabels(i).size());
+            for (size_t k = 0; k < a->sampleLabels(i).size(); ++k) {
+                QCOMPARE(m.str(m.sampleLabels(j)[k].key), a->str(a->sampleLabels(i)[k].key));
+                QCOMPARE(m.str(m.sampleLabels(j)[k].str), a->str(a->sampleLabels(i)[k].str));
+            }
+            const bool linked = !a->sampleLinks.empty() && a->sampleLinks[i] != 0;
+            QCOMPARE(m.sampleLinks[j] != 0, linked);
+            if (linked)
+                QCOMPARE(std::memcmp(m.links[m.sampleLinks[j]].traceId, a->links[a->sampleLinks[i]].traceId, 16), 0);
+        }
+    QCOMPARE(m.timeNanos, a->timeNanos);
+    QCOMPARE(m.durationNanos, 2 * a->durationNanos);
+
+    // Other sample types: refused, naming the profile.
+    auto heap = loadPath(otlpFile("scenario-v1.10.pb"), 2);
+    QVERIFY(heap.ok());
+    const Profile mixed[] = { *a, *heap };
+    size_t differing = 0;
+    auto refused = mergeProfiles(mixed, &differing);
+    QVERIFY(!refused.ok());
+    QCOMPARE(differing, size_t(1));
+    QVERIFY2(QString::fromStdString(refused.error().message).startsWith("profile 2 has other sample types"),
+        refused.error().message.c_str());
 }
 
 void TestOtlp::roundTrip()

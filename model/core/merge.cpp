@@ -1,0 +1,247 @@
+#include "model/core/merge.h"
+
+#include <algorithm>
+#include <map>
+#include <string>
+#include <tuple>
+#include <vector>
+
+namespace symflame::model {
+
+namespace {
+
+bool sameTypes(const Profile& a, const Profile& b)
+{
+    if (a.sampleTypes.size() != b.sampleTypes.size())
+        return false;
+    for (size_t i = 0; i < a.sampleTypes.size(); ++i)
+        if (a.str(a.sampleTypes[i].type) != b.str(b.sampleTypes[i].type)
+            || a.str(a.sampleTypes[i].unit) != b.str(b.sampleTypes[i].unit))
+            return false;
+    return true;
+}
+
+std::string typesOf(const Profile& p)
+{
+    std::string s;
+    for (const ValueType& t : p.sampleTypes)
+        s += (s.empty() ? "" : ", ") + std::string(p.str(t.type)) + "/" + std::string(p.str(t.unit));
+    return s.empty() ? "none" : s;
+}
+
+/// Adds one profile to the merged one; ids of the source are translated as they are met.
+class Merger {
+public:
+    explicit Merger(Profile& out)
+        : m_out(out)
+    {
+    }
+
+    void add(const Profile& p)
+    {
+        m_strings.assign(p.strings.size(), UINT32_MAX);
+        const auto str = [&](StringId id) {
+            if (id.index() >= m_strings.size())
+                return StringId();
+            uint32_t& s = m_strings[id.index()];
+            if (s == UINT32_MAX)
+                s = m_out.strings.intern(p.str(id)).value;
+            return StringId(s);
+        };
+
+        // Mappings: the same file (build ID, else path), size and offset is one mapping; a later
+        // one at another start keeps the first one's, and its locations move with it.
+        std::vector<MappingId> mappingOf(p.mappings.size());
+        std::vector<int64_t> shift(p.mappings.size(), 0);
+        for (size_t i = 0; i < p.mappings.size(); ++i) {
+            const Mapping& m = p.mappings[i];
+            const std::string id(p.str(!p.str(m.buildId).empty() ? m.buildId : m.file));
+            const auto key = std::make_tuple(id, m.limit - m.start, m.offset, std::string(p.str(m.file)));
+            auto [it, inserted] = m_mappings.try_emplace(key, MappingId(uint32_t(m_out.mappings.size())));
+            if (inserted) {
+                Mapping copy = m;
+                copy.file = str(m.file);
+                copy.buildId = str(m.buildId);
+                copy.goBuildId = str(m.goBuildId);
+                copy.htlHash = str(m.htlHash);
+                m_out.mappings.push_back(copy);
+            }
+            mappingOf[i] = it->second;
+            shift[i] = int64_t(m_out.mappings[it->second.index()].start - m.start);
+        }
+
+        std::vector<FunctionId> functionOf(p.functions.size());
+        for (size_t i = 0; i < p.functions.size(); ++i) {
+            Function f = p.functions[i];
+            f.name = str(f.name);
+            f.systemName = str(f.systemName);
+            f.file = str(f.file);
+            const auto key = std::make_tuple(f.name.value, f.systemName.value, f.file.value, f.startLine);
+            auto [it, inserted] = m_functions.try_emplace(key, FunctionId(uint32_t(m_out.functions.size())));
+            if (inserted)
+                m_out.functions.push_back(f);
+            functionOf[i] = it->second;
+        }
+
+        std::vector<LocationId> locationOf(p.locations.size());
+        for (size_t i = 0; i < p.locations.size(); ++i) {
+            const Location& l = p.locations[i];
+            const bool mapped = l.mapping.valid() && l.mapping.index() < mappingOf.size();
+            LocationKey key;
+            key.mapping = mapped ? mappingOf[l.mapping.index()].value : UINT32_MAX;
+            key.address = mapped && !p.mappings[l.mapping.index()].has(Mapping::ElfAddresses)
+                ? l.address + uint64_t(shift[l.mapping.index()])
+                : l.address;
+            key.folded = l.isFolded;
+            for (const Line& line : p.linesOf(l))
+                key.lines.push_back({ functionOf[line.function.index()].value, line.line, line.column });
+            auto [it, inserted] = m_locations.try_emplace(key, LocationId(uint32_t(m_out.locations.size())));
+            if (inserted) {
+                Location copy = l;
+                copy.mapping = mapped ? mappingOf[l.mapping.index()] : MappingId();
+                copy.address = key.address;
+                copy.linesBegin = uint32_t(m_out.lines.size());
+                for (const Line& line : p.linesOf(l))
+                    m_out.lines.push_back({ functionOf[line.function.index()], line.line, line.column });
+                m_out.locations.push_back(copy);
+            }
+            locationOf[i] = it->second;
+        }
+
+        std::vector<StackId> stackOf(p.stackCount());
+        std::vector<LocationId> frames;
+        for (size_t s = 0; s < p.stackCount(); ++s) {
+            frames.clear();
+            for (LocationId l : p.stack(StackId(uint32_t(s))))
+                frames.push_back(locationOf[l.index()]);
+            stackOf[s] = m_out.internStack(frames);
+        }
+
+        for (size_t i = 0; i < p.sampleCount(); ++i) {
+            m_out.addSample(stackOf[p.sampleStacks[i].index()], p.values(i));
+            std::vector<Label> labels;
+            for (const Label& l : p.sampleLabels(i))
+                labels.push_back({ str(l.key), str(l.str), l.num, str(l.numUnit) });
+            m_labels.push_back(std::move(labels));
+            m_timestamps.push_back(p.sampleTimestamps.empty() ? 0 : p.sampleTimestamps[i]);
+            const uint32_t link = p.sampleLinks.empty() ? 0 : p.sampleLinks[i];
+            m_links.push_back(link == 0 || link >= p.links.size() ? SampleLink {} : p.links[link]);
+            m_anyLabels |= !m_labels.back().empty();
+            m_anyTimestamps |= m_timestamps.back() != 0;
+            m_anyLinks |= link != 0;
+        }
+    }
+
+    /// Per-sample labels, timestamps and links, each only when some sample has one.
+    void finish()
+    {
+        if (m_anyLabels) {
+            m_out.labelBegin.assign(1, 0);
+            for (const auto& l : m_labels) {
+                m_out.labels.insert(m_out.labels.end(), l.begin(), l.end());
+                m_out.labelBegin.push_back(uint32_t(m_out.labels.size()));
+            }
+        }
+        if (m_anyTimestamps)
+            m_out.sampleTimestamps = std::move(m_timestamps);
+        if (m_anyLinks) {
+            m_out.links.assign(1, SampleLink {});
+            m_out.sampleLinks.reserve(m_links.size());
+            for (const SampleLink& l : m_links) {
+                const bool none = std::all_of(std::begin(l.traceId), std::end(l.traceId), [](uint8_t b) {
+                    return b == 0;
+                }) && std::all_of(std::begin(l.spanId), std::end(l.spanId), [](uint8_t b) { return b == 0; });
+                m_out.sampleLinks.push_back(none ? 0 : uint32_t(m_out.links.size()));
+                if (!none)
+                    m_out.links.push_back(l);
+            }
+        }
+    }
+
+private:
+    struct LineKey {
+        uint32_t function;
+        int64_t line;
+        int64_t column;
+        auto operator<=>(const LineKey&) const = default;
+    };
+    struct LocationKey {
+        uint32_t mapping = 0;
+        uint64_t address = 0;
+        bool folded = false;
+        std::vector<LineKey> lines;
+        auto operator<=>(const LocationKey&) const = default;
+    };
+
+    Profile& m_out;
+    std::vector<uint32_t> m_strings; // the source's string id -> ours
+    std::map<std::tuple<std::string, uint64_t, uint64_t, std::string>, MappingId> m_mappings;
+    std::map<std::tuple<uint32_t, uint32_t, uint32_t, int64_t>, FunctionId> m_functions;
+    std::map<LocationKey, LocationId> m_locations;
+    std::vector<std::vector<Label>> m_labels;
+    std::vector<int64_t> m_timestamps;
+    std::vector<SampleLink> m_links;
+    bool m_anyLabels = false, m_anyTimestamps = false, m_anyLinks = false;
+};
+
+} // namespace
+
+Result<Profile> mergeProfiles(std::span<const Profile> profiles, size_t* differing)
+{
+    if (profiles.empty())
+        return makeError(ErrorCode::InvalidInput, "no profiles to merge");
+    const Profile& first = profiles.front();
+    for (size_t i = 1; i < profiles.size(); ++i) {
+        const Profile& p = profiles[i];
+        if (differing)
+            *differing = i;
+        if (!sameTypes(first, p))
+            return makeError(ErrorCode::InvalidInput,
+                "profile " + std::to_string(i + 1) + " has other sample types (" + typesOf(p) + ") than the first ("
+                    + typesOf(first) + "): only profiles of the same types merge");
+        if (first.str(first.periodType.type) != p.str(p.periodType.type)
+            || first.str(first.periodType.unit) != p.str(p.periodType.unit))
+            return makeError(ErrorCode::InvalidInput,
+                "profile " + std::to_string(i + 1) + " has another period type ("
+                    + std::string(p.str(p.periodType.type)) + "/" + std::string(p.str(p.periodType.unit))
+                    + ") than the first (" + std::string(first.str(first.periodType.type)) + "/"
+                    + std::string(first.str(first.periodType.unit)) + ")");
+    }
+    Profile out;
+    for (const ValueType& t : first.sampleTypes)
+        out.sampleTypes.push_back({ out.strings.intern(first.str(t.type)), out.strings.intern(first.str(t.unit)) });
+    out.defaultSampleType = first.defaultSampleType;
+    out.periodType = { out.strings.intern(first.str(first.periodType.type)),
+        out.strings.intern(first.str(first.periodType.unit)) };
+    out.dropFrames = out.strings.intern(first.str(first.dropFrames));
+    out.keepFrames = out.strings.intern(first.str(first.keepFrames));
+    out.docUrl = out.strings.intern(first.str(first.docUrl));
+    out.formatVersion = first.formatVersion;
+    std::vector<std::string> comments;
+    for (const Profile& p : profiles) {
+        out.period = std::max(out.period, p.period);
+        if (p.timeNanos != 0 && (out.timeNanos == 0 || p.timeNanos < out.timeNanos))
+            out.timeNanos = p.timeNanos;
+        out.durationNanos += p.durationNanos;
+        for (StringId c : p.comments) {
+            const std::string text(p.str(c));
+            if (std::find(comments.begin(), comments.end(), text) == comments.end()) {
+                comments.push_back(text);
+                out.comments.push_back(out.strings.intern(text));
+            }
+        }
+    }
+    Merger merger(out);
+    for (const Profile& p : profiles)
+        merger.add(p);
+    merger.finish();
+    // Attributes describe one profile (OTLP: its resource): kept when there is one.
+    if (profiles.size() == 1)
+        for (const Label& a : first.attributes)
+            out.attributes.push_back({ out.strings.intern(first.str(a.key)), out.strings.intern(first.str(a.str)),
+                a.num, out.strings.intern(first.str(a.numUnit)) });
+    out.finishBuilding();
+    return out;
+}
+
+} // namespace symflame::model

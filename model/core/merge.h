@@ -1,0 +1,21 @@
+// Merging profiles into one, as `go tool pprof a b` merges the files it is given: the same
+// sample types (type and unit, in order) and period type are required; mappings, functions and
+// locations that are the same in several profiles become one (a mapping of the same file at
+// another address keeps the first one's, its locations' addresses moved with it); every sample
+// is kept, with its labels, timestamp and link. The header is combined as pprof combines it:
+// the earliest start time, the durations summed, the largest period, each comment once.
+#pragma once
+
+#include "model/core/profile.h"
+#include "model/core/result.h"
+
+#include <span>
+
+namespace symflame::model {
+
+/// One profile of all of profiles (at least one). Errors: InvalidInput when the sample types or
+/// period types differ, naming the first profile (from 1) that differs; its index goes to
+/// *differing when given.
+Result<Profile> mergeProfiles(std::span<const Profile> profiles, size_t* differing = nullptr);
+
+} // namespace symflame::model
