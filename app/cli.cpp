@@ -25,7 +25,7 @@ using namespace symflame::model;
 
 const char* usageText()
 {
-    return "Usage: symflame [FILE]\n"
+    return "Usage: symflame [FILE...]\n"
            "       symflame info FILE [--profile N] [--json] [--debug-dir D]... [--search-path D]...\n"
            "                [--path-map FROM=TO]... [--debuginfod URL]...\n"
            "       symflame top FILE... [-n N] [--sample-type T] [--profile N] [--json]\n"
@@ -40,9 +40,10 @@ const char* usageText()
            "                [--profile N] [--color-by name|binary|status|type] [--search RE] [--focus FUNC]\n"
            "       symflame --help | --version\n"
            "\n"
-           "With no command, opens the viewer (on FILE when given). FILE is a pprof profile,\n"
-           "OpenTelemetry profiles (OTLP protobuf, an export request body, or OTLP JSON) or a\n"
-           "V8 .cpuprofile (node --cpu-prof), gzip-compressed or not.\n"
+           "With no command, opens the viewer (on FILE when given; several files are merged into\n"
+           "one profile, as by top). FILE is a pprof profile, OpenTelemetry profiles (OTLP protobuf,\n"
+           "an export request body, OTLP JSON, or a Collector file of many requests) or a V8\n"
+           ".cpuprofile (node --cpu-prof), gzip- or zstd-compressed or not.\n"
            "\n"
            "Commands:\n"
            "  info      sample types, sample count, time, mappings and how many of their\n"

@@ -47,7 +47,7 @@ bool envSet(const char* name)
 
 int runGui(int argc, char** argv)
 {
-    std::string file;
+    std::vector<std::string> files; // several are merged into one profile
     bool platformGiven = envSet("QT_QPA_PLATFORM");
     for (int i = 1; i < argc; ++i) {
         const std::string_view a = argv[i];
@@ -62,11 +62,9 @@ int runGui(int argc, char** argv)
             continue;
         if (a.size() > 1 && a[0] == '-')
             return usageError("unknown option '" + std::string(a) + "'");
-        if (!file.empty())
-            return usageError("unexpected argument '" + std::string(a) + "' (the viewer opens one FILE)");
-        file = a;
+        files.emplace_back(a);
     }
-    if (!file.empty()) {
+    for (const std::string& file : files) {
         std::error_code ec;
         if (!std::filesystem::exists(file, ec))
             return inputError(file, "no such file");
@@ -91,8 +89,10 @@ int runGui(int argc, char** argv)
     ui::MainWindow window;
     window.resize(1280, 800);
     window.show();
-    if (!file.empty())
-        window.openFile(QString::fromLocal8Bit(file.c_str()));
+    QStringList paths;
+    for (const std::string& file : files)
+        paths << QString::fromLocal8Bit(file.c_str());
+    window.openFiles(paths);
     return app.exec();
 }
 

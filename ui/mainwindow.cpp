@@ -386,17 +386,24 @@ void MainWindow::openDialog()
 {
     QSettings settings;
     const QString dir = settings.value(QLatin1String(kLastDirKey)).toString();
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open Profile"), dir,
+    // Several files chosen are merged into one profile, as `go tool pprof a b` merges them.
+    const QStringList paths = QFileDialog::getOpenFileNames(this, tr("Open Profiles"), dir,
         tr("Profiles (*.pb.gz *.pb *.pprof *.prof *.gz *.zst *.cpuprofile *.json *.jsonl);;All files (*)"));
-    if (path.isEmpty())
+    if (paths.isEmpty())
         return;
-    settings.setValue(QLatin1String(kLastDirKey), QFileInfo(path).absolutePath());
-    openFile(path);
+    settings.setValue(QLatin1String(kLastDirKey), QFileInfo(paths.first()).absolutePath());
+    openFiles(paths);
 }
 
 void MainWindow::openFile(const QString& path)
 {
     m_session->open(path, previewParts());
+}
+
+void MainWindow::openFiles(const QStringList& paths)
+{
+    if (!paths.isEmpty())
+        m_session->openFiles(paths, previewParts());
 }
 
 int64_t MainWindow::previewParts() const
@@ -439,8 +446,9 @@ void MainWindow::showFinished(
         return;
     }
     m_hoverLabel->clear();
-    if (!path.isEmpty())
-        m_recent->add(path);
+    const QStringList files = m_session->files();
+    for (auto it = files.rbegin(); it != files.rend(); ++it)
+        m_recent->add(*it);
     emit loadFinished(path);
     if (change == ProfileSession::Change::Loaded && path == currentFile()
         && QSettings().value(QLatin1String(kSymbolizeAfterLoadingKey), true).toBool())
@@ -551,11 +559,14 @@ void MainWindow::setLoadingUi(bool loading, const QString& what)
 
 void MainWindow::updateTitle()
 {
-    const QString path = currentFile();
-    if (path.isEmpty())
+    const QStringList files = m_session->files();
+    if (files.isEmpty())
         setWindowTitle(QStringLiteral("symflame"));
+    else if (files.size() == 1)
+        setWindowTitle(tr("%1 \u2014 symflame").arg(QFileInfo(files[0]).fileName()));
     else
-        setWindowTitle(tr("%1 \u2014 symflame").arg(QFileInfo(path).fileName()));
+        setWindowTitle(
+            tr("%1 and %n more \u2014 symflame", nullptr, int(files.size() - 1)).arg(QFileInfo(files[0]).fileName()));
 }
 
 void MainWindow::updateStatus()
@@ -588,11 +599,14 @@ void MainWindow::dragEnterEvent(QDragEnterEvent* event)
 
 void MainWindow::dropEvent(QDropEvent* event)
 {
-    const QList<QUrl> urls = event->mimeData()->urls();
-    if (urls.isEmpty() || !urls.first().isLocalFile())
+    QStringList paths;
+    for (const QUrl& url : event->mimeData()->urls())
+        if (url.isLocalFile())
+            paths << url.toLocalFile();
+    if (paths.isEmpty())
         return;
     event->acceptProposedAction();
-    openFile(urls.first().toLocalFile());
+    openFiles(paths);
 }
 
 } // namespace symflame::ui

@@ -45,6 +45,8 @@ public:
 
     /// Loads path in the background; the current profile stays until the new one is ready.
     void openFile(const QString& path);
+    /// Loads the files and merges them into one profile (File › Open and drops of several).
+    void openFiles(const QStringList& paths);
     /// Shows an already built snapshot (tests, and the end of a background load).
     void showSnapshot(std::shared_ptr<const ProfileSnapshot> snapshot);
 

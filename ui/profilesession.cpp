@@ -28,10 +28,19 @@ QString ProfileSession::path() const
     return m_snapshot ? QString::fromStdString(m_snapshot->path) : QString();
 }
 
+QStringList ProfileSession::files() const
+{
+    if (m_files.size() > 1)
+        return m_files;
+    const QString p = path();
+    return p.isEmpty() ? QStringList() : QStringList { p };
+}
+
 void ProfileSession::setSnapshot(std::shared_ptr<const ProfileSnapshot> snapshot)
 {
     m_snapshot = std::move(snapshot);
     m_showingPreview = false;
+    m_files.clear();
     m_report.reset();
     m_debugSources.clear();
 }
@@ -40,6 +49,26 @@ void ProfileSession::open(const QString& path, int64_t previewParts)
 {
     const QString absolute = QFileInfo(path).absoluteFilePath();
     load(absolute, tr("Loading %1").arg(QFileInfo(absolute).fileName()), previewParts, 0);
+}
+
+void ProfileSession::openFiles(const QStringList& paths, int64_t previewParts)
+{
+    if (paths.size() == 1) {
+        open(paths[0], previewParts);
+        return;
+    }
+    QStringList absolute;
+    std::vector<std::string> native;
+    for (const QString& p : paths) {
+        absolute << QFileInfo(p).absoluteFilePath();
+        native.push_back(QFile::encodeName(absolute.back()).toStdString());
+    }
+    start(
+        absolute.value(0), tr("Loading and merging %n files", nullptr, int(paths.size())), Change::Loaded,
+        [native, previewParts](Progress* progress, const PreviewSink& preview) {
+            return loadMergedSnapshot(native, progress, preview, previewParts);
+        },
+        absolute);
 }
 
 void ProfileSession::chooseProfile(size_t index, int64_t previewParts)
@@ -112,7 +141,7 @@ bool ProfileSession::cancel()
     return m_jobs.cancel(); // whatever the cancelled job still delivers is dropped
 }
 
-void ProfileSession::start(const QString& path, const QString& what, Change change, Job job)
+void ProfileSession::start(const QString& path, const QString& what, Change change, Job job, const QStringList& files)
 {
     cancel();
     QFuture<Outcome> future = QtConcurrent::run([job = std::move(job)](QPromise<Outcome>& promise) {
@@ -130,23 +159,27 @@ void ProfileSession::start(const QString& path, const QString& what, Change chan
         } else {
             outcome.cancelled = result.error().code == ErrorCode::Cancelled;
             outcome.error = QString::fromStdString(result.error().message);
+            outcome.errorPath = QString::fromStdString(result.error().path);
         }
         promise.addResult(std::move(outcome));
     });
-    auto* watcher = m_jobs.track(future, [this, path, change](const QFuture<Outcome>& done) {
+    auto* watcher = m_jobs.track(future, [this, path, change, files](const QFuture<Outcome>& done) {
         emit stopped();
         const int results = done.resultCount();
-        if (done.isCanceled() || results == 0 || done.resultAt(results - 1).preview)
-            finish(path, change, Outcome { nullptr, {}, true });
-        else
-            finish(path, change, done.resultAt(results - 1));
+        if (done.isCanceled() || results == 0 || done.resultAt(results - 1).preview) {
+            Outcome cancelledOutcome;
+            cancelledOutcome.cancelled = true;
+            finish(path, change, cancelledOutcome);
+            return;
+        }
+        finish(path, change, done.resultAt(results - 1), files);
     });
     const uint64_t current = m_jobs.id();
     connect(watcher, &QFutureWatcherBase::progressValueChanged, this, &ProfileSession::progressChanged);
     connect(watcher, &QFutureWatcherBase::progressTextChanged, this, [this, what](const QString& stage) {
         emit stageChanged(stage.isEmpty() ? what : what + QStringLiteral(": ") + stage);
     });
-    connect(watcher, &QFutureWatcherBase::resultReadyAt, this, [this, watcher, current](int index) {
+    connect(watcher, &QFutureWatcherBase::resultReadyAt, this, [this, watcher, current, files](int index) {
         if (!m_jobs.isCurrent(current) || watcher->future().isCanceled())
             return;
         const Outcome outcome = watcher->future().resultAt(index);
@@ -154,19 +187,21 @@ void ProfileSession::start(const QString& path, const QString& what, Change chan
             return;
         setSnapshot(outcome.snapshot);
         m_showingPreview = true;
+        if (files.size() > 1)
+            m_files = files;
         emit previewShown();
     });
     emit started(what);
 }
 
-void ProfileSession::finish(const QString& path, Change change, const Outcome& outcome)
+void ProfileSession::finish(const QString& path, Change change, const Outcome& outcome, const QStringList& files)
 {
     if (outcome.cancelled) {
         emit cancelled();
         return;
     }
     if (!outcome.snapshot) {
-        emit failed(path, outcome.error);
+        emit failed(outcome.errorPath.isEmpty() ? path : outcome.errorPath, outcome.error);
         return;
     }
     std::shared_ptr<const ProfileSnapshot> keepFrom;
@@ -187,6 +222,8 @@ void ProfileSession::finish(const QString& path, Change change, const Outcome& o
         if (m_showingPreview && m_snapshot && m_snapshot->profile == outcome.snapshot->profile)
             keepFrom = m_snapshot;
         setSnapshot(outcome.snapshot); // no pass has run over it yet
+        if (files.size() > 1)
+            m_files = files;
     }
     emit finished(change, path, keepFrom);
 }

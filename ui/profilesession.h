@@ -12,6 +12,7 @@
 #include <QMap>
 #include <QObject>
 #include <QString>
+#include <QStringList>
 
 #include <memory>
 #include <utility>
@@ -33,6 +34,8 @@ public:
 
     /// Reads path in the background; previewParts as previewPartsFor.
     void open(const QString& path, int64_t previewParts);
+    /// Reads the files and merges them into one profile (loadMergedSnapshot); one file is open's.
+    void openFiles(const QStringList& paths, int64_t previewParts);
     /// The shown file's profile index, when the file holds several.
     void chooseProfile(size_t index, int64_t previewParts);
     void chooseSampleType(size_t index);
@@ -48,8 +51,11 @@ public:
     /// Shows snapshot at once (tests); no symbolization report goes with it.
     void setSnapshot(std::shared_ptr<const ProfileSnapshot> snapshot);
     const std::shared_ptr<const ProfileSnapshot>& snapshot() const { return m_snapshot; }
-    /// The file of the snapshot shown; empty when none or built in memory.
+    /// The file of the snapshot shown (the first, when several were merged); empty when none or
+    /// built in memory.
     QString path() const;
+    /// The files merged into the snapshot shown: path() alone, or every file of openFiles.
+    QStringList files() const;
     /// The last symbolization's report for the profile shown; null before one finished.
     const std::shared_ptr<const symbolize::SymbolizeReport>& report() const { return m_report; }
     /// Per mapping index, where the last symbolization found its debug info (a summary line).
@@ -77,6 +83,7 @@ private:
     struct Outcome {
         std::shared_ptr<const ProfileSnapshot> snapshot;
         QString error; // empty on success
+        QString errorPath; // the file the error is about, when it names one
         bool cancelled = false;
         bool preview = false; ///< a first view of a big profile; the complete one follows
     };
@@ -90,11 +97,12 @@ private:
     };
 
     void load(const QString& path, const QString& what, int64_t previewParts, size_t profileIndex);
-    void start(const QString& path, const QString& what, Change change, Job job);
-    void finish(const QString& path, Change change, const Outcome& outcome);
+    void start(const QString& path, const QString& what, Change change, Job job, const QStringList& files = {});
+    void finish(const QString& path, Change change, const Outcome& outcome, const QStringList& files = {});
 
     std::shared_ptr<const ProfileSnapshot> m_snapshot;
     bool m_showingPreview = false; ///< m_snapshot is a load's preview
+    QStringList m_files; ///< merged into m_snapshot, when more than one
     std::shared_ptr<const symbolize::SymbolizeReport> m_report;
     QMap<int, QString> m_debugSources;
     std::shared_ptr<SymbolizeResult> m_pendingSymbolize; ///< filled by the running symbolization

@@ -1,6 +1,8 @@
 // Loading a profile and deriving what the views need from it, with progress split over stages.
 #include "ui/profilesnapshot.h"
 
+#include "model/core/merge.h"
+
 #include "model/io/profileio.h"
 
 #include <algorithm>
@@ -91,8 +93,8 @@ int64_t previewPartsFor(double devicePixels)
     return devicePixels >= double(kPreviewParts) ? kPreviewParts : static_cast<int64_t>(std::ceil(devicePixels));
 }
 
-Result<std::shared_ptr<const ProfileSnapshot>> makeSnapshot(std::shared_ptr<const Profile> profile,
-    size_t sampleType, std::string path, Progress* progress, const PreviewSink& preview, int64_t previewParts)
+Result<std::shared_ptr<const ProfileSnapshot>> makeSnapshot(std::shared_ptr<const Profile> profile, size_t sampleType,
+    std::string path, Progress* progress, const PreviewSink& preview, int64_t previewParts)
 {
     previewParts = std::clamp<int64_t>(previewParts, 1, kPreviewParts);
     auto snap = std::make_shared<ProfileSnapshot>();
@@ -112,8 +114,8 @@ Result<std::shared_ptr<const ProfileSnapshot>> makeSnapshot(std::shared_ptr<cons
         stage.setStage("building a first view");
         auto first = std::make_shared<ProfileSnapshot>(*snap);
         first->profile = profile;
-        first->tree = std::make_shared<const CallTree>(CallTree::build(
-            *profile, *snap->symbols, snap->sampleType, snap->view.direction, nullptr, nullptr, 0, total / previewParts));
+        first->tree = std::make_shared<const CallTree>(CallTree::build(*profile, *snap->symbols, snap->sampleType,
+            snap->view.direction, nullptr, nullptr, 0, total / previewParts));
         if (stage.isCancelled())
             return cancelled(snap->path);
         preview(std::move(first));
@@ -147,6 +149,41 @@ Result<std::shared_ptr<const ProfileSnapshot>> loadSnapshot(
     }
     const size_t type = profile->defaultSampleType;
     return makeSnapshot(std::move(profile), type, path, progress, preview, previewParts);
+}
+
+Result<std::shared_ptr<const ProfileSnapshot>> loadMergedSnapshot(
+    const std::vector<std::string>& paths, Progress* progress, const PreviewSink& preview, int64_t previewParts)
+{
+    if (paths.size() == 1)
+        return loadSnapshot(paths[0], progress, 0, preview, previewParts);
+    if (paths.empty())
+        return makeError(ErrorCode::InvalidInput, "no files to open");
+    std::vector<Profile> profiles;
+    profiles.reserve(paths.size());
+    for (size_t i = 0; i < paths.size(); ++i) {
+        StageProgress stage(progress, 600 * i / paths.size(), 600 * (i + 1) / paths.size());
+        stage.setStage("reading file " + std::to_string(i + 1) + " of " + std::to_string(paths.size()));
+        auto loaded = loadProfile(paths[i], {}, &stage);
+        if (stage.isCancelled())
+            return cancelled(paths[i]);
+        if (!loaded)
+            return loaded.error().withPath(paths[i]);
+        profiles.push_back(std::move(loaded).value());
+    }
+    std::shared_ptr<const Profile> profile;
+    {
+        StageProgress stage(progress, 600, 700);
+        stage.setStage("merging");
+        size_t differing = 0;
+        auto merged = mergeProfiles(profiles, &differing);
+        if (!merged)
+            return makeError(merged.error().code, "cannot merge it with " + paths[0] + ": " + merged.error().message,
+                paths[differing]);
+        std::vector<Profile>().swap(profiles);
+        profile = std::make_shared<const Profile>(std::move(merged).value());
+    }
+    const size_t type = profile->defaultSampleType;
+    return makeSnapshot(std::move(profile), type, paths[0], progress, preview, previewParts);
 }
 
 Result<std::shared_ptr<const ProfileSnapshot>> withSampleType(

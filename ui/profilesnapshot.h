@@ -73,6 +73,12 @@ model::Result<std::shared_ptr<const ProfileSnapshot>> loadSnapshot(const std::st
     model::Progress* progress = nullptr, size_t profileIndex = 0, const PreviewSink& preview = {},
     int64_t previewParts = kPreviewParts);
 
+/// Reads the files and merges them into one profile as `go tool pprof a b` does (mergeProfiles),
+/// then builds its snapshot (path: the first file's); one file is loadSnapshot's. An error names
+/// the file that could not be read or merged.
+model::Result<std::shared_ptr<const ProfileSnapshot>> loadMergedSnapshot(const std::vector<std::string>& paths,
+    model::Progress* progress = nullptr, const PreviewSink& preview = {}, int64_t previewParts = kPreviewParts);
+
 /// The same profile and symbols with the call tree of another sample type.
 model::Result<std::shared_ptr<const ProfileSnapshot>> withSampleType(
     const ProfileSnapshot& snapshot, size_t sampleType, model::Progress* progress = nullptr);

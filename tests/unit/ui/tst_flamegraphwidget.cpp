@@ -6,6 +6,7 @@
 #include "model/analysis/calltree.h"
 #include "model/core/frameformat.h"
 #include "model/core/profile.h"
+#include "model/io/profileio.h"
 #include "model/analysis/toptable.h"
 #include "ui/flamegraphpainter.h"
 #include "ui/flamegraphwidget.h"
@@ -17,6 +18,7 @@
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFile>
+#include <QFileInfo>
 #include <QImage>
 #include <QMenu>
 #include <QMimeData>
@@ -431,6 +433,46 @@ private slots:
         QVERIFY(darkPixels(image, QRect(r.left(), r.top(), qMin(40, r.width()), r.height() - 1)) > 5);
         // The widget fits every row of this profile.
         QVERIFY(w.minimumSizeHint().height() == w.painter().contentHeight());
+    }
+
+    // Several files opened at once (File › Open with several chosen, a drop of several) are one
+    // profile, merged as `go tool pprof a b` merges them; a file that does not merge (a heap
+    // profile with CPU ones) is named in the failure, and the profile shown stays.
+    void mainWindowMergesSeveralFiles()
+    {
+        ui::MainWindow window;
+        window.setErrorDialogsEnabled(false);
+        window.resize(1000, 700);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QSignalSpy finished(&window, &ui::MainWindow::loadFinished);
+        QSignalSpy failed(&window, &ui::MainWindow::loadFailed);
+        const QString cpu = QString::fromUtf8(fixtures::goCpuProfile);
+        const QString demo = QString::fromUtf8(fixtures::demoProfile);
+        const QString heap = QString::fromUtf8(fixtures::goHeapProfile);
+        const auto total = [](const QString& path) {
+            auto p = model::loadProfile(path.toStdString());
+            return p ? p->totalValue(p->defaultSampleType) : -1;
+        };
+
+        window.openFiles({ cpu, demo });
+        QVERIFY(finished.wait(60000));
+        QCOMPARE(finished.last().at(0).toString(), QFileInfo(cpu).absoluteFilePath());
+        const auto snap = window.flameGraph()->snapshot();
+        QVERIFY(snap);
+        QVERIFY(total(cpu) > 0 && total(demo) > 0);
+        QCOMPARE(snap->tree->totalValue(), total(cpu) + total(demo));
+        QCOMPARE(window.windowTitle(), QStringLiteral("%1 and 1 more \u2014 symflame").arg(QFileInfo(cpu).fileName()));
+        QVERIFY(ui::MainWindow::recentFiles().contains(QFileInfo(cpu).absoluteFilePath()));
+        QVERIFY(ui::MainWindow::recentFiles().contains(QFileInfo(demo).absoluteFilePath()));
+
+        window.openFiles({ cpu, heap });
+        QVERIFY(failed.wait(60000));
+        QCOMPARE(failed.last().at(0).toString(), QFileInfo(heap).absoluteFilePath());
+        QVERIFY2(failed.last().at(1).toString().startsWith(QStringLiteral("cannot merge it with ")),
+            qPrintable(failed.last().at(1).toString()));
+        QCOMPARE(window.flameGraph()->snapshot(), snap);
+        QTRY_VERIFY(!window.isLoading());
     }
 
     void mainWindowLoadsInTheBackground()
