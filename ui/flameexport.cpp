@@ -1,6 +1,11 @@
 // Export: the title strip, then the painter over the rest, into QSvgGenerator or a QImage.
 #include "ui/flameexport.h"
 
+#include "ui/flamegraphwidget.h"
+
+#include <QFileDialog>
+#include <QMessageBox>
+
 #include <QFileInfo>
 #include <QFont>
 #include <QImage>
@@ -15,8 +20,8 @@ namespace {
 
 constexpr int kMaxDimension = 32768;
 
-void paintAll(QPainter& p, const FlameGraphPainter& painter, const ExportOptions& options, int width, int height,
-    int titleHeight)
+void paintAll(
+    QPainter& p, const FlameGraphPainter& painter, const ExportOptions& options, int width, int height, int titleHeight)
 {
     p.fillRect(QRect(0, 0, width, height), options.palette.color(QPalette::Base));
     if (titleHeight > 0) {
@@ -83,6 +88,33 @@ model::Status exportFlameGraph(const FlameGraphPainter& source, const QString& p
     if (!image.save(path, format))
         return model::makeError(model::ErrorCode::Io, "cannot write the image", file);
     return model::Status::success();
+}
+
+bool exportWidget(const FlameGraphWidget& widget, const QString& title, const QString& path, QString* error)
+{
+    ExportOptions options;
+    options.width = std::max(widget.width(), 200);
+    options.palette = widget.palette();
+    options.title = title;
+    const model::Status status = exportFlameGraph(widget.painter(), path, options);
+    if (!status && error)
+        *error = QString::fromStdString(status.error().toString());
+    return status.ok();
+}
+
+QString exportWidgetWithDialog(
+    QWidget* parent, const FlameGraphWidget& widget, const QString& title, const QString& suggestedName)
+{
+    const QString path = QFileDialog::getSaveFileName(parent, QObject::tr("Export Flame Graph"),
+        suggestedName + QStringLiteral(".svg"), QObject::tr("SVG (*.svg);;PNG image (*.png)"));
+    if (path.isEmpty())
+        return {};
+    QString error;
+    if (!exportWidget(widget, title, path, &error)) {
+        QMessageBox::warning(parent, QObject::tr("Export Failed"), error);
+        return {};
+    }
+    return path;
 }
 
 } // namespace symflame::ui

@@ -1,5 +1,7 @@
 #include "ui/legendwidget.h"
 
+#include "ui/flamegraphwidget.h"
+
 #include "ui/flamegraphpainter.h"
 
 #include <QPixmap>
@@ -18,6 +20,11 @@ LegendWidget::LegendWidget(QWidget* parent)
 {
     setToolTip(tr("Click an entry to highlight its frames; click it again to clear"));
     connect(this, &QListWidget::itemClicked, this, &LegendWidget::clickItem);
+}
+
+void LegendWidget::setLegend(const FlameGraphWidget& flame)
+{
+    setLegend(flame.painter(), flame.palette().color(QPalette::Base).lightness() < 128);
 }
 
 void LegendWidget::setLegend(const FlameGraphPainter& painter, bool dark)

@@ -11,6 +11,7 @@
 namespace symflame::ui {
 
 class FlameGraphPainter;
+class FlameGraphWidget;
 
 class LegendWidget : public QListWidget {
     Q_OBJECT
@@ -19,6 +20,8 @@ public:
 
     /// Shows painter's legend for its current scheme (dark: the colors for a dark background).
     void setLegend(const FlameGraphPainter& painter, bool dark);
+    /// The legend of flame's painter, for the background flame paints on.
+    void setLegend(const FlameGraphWidget& flame);
 
 signals:
     /// An entry was clicked: highlight these symbols (a flag per symbol of the snapshot).

@@ -209,7 +209,7 @@ void MainWindow::createMenus()
     for (const auto& [name, scheme] : schemes) {
         QAction* a = colors->addAction(name, this, [this, scheme = scheme] {
             m_flame->setColorScheme(scheme);
-            updateLegend();
+            m_legend->setLegend(*m_flame);
             m_legendDock->setVisible(scheme != FlameGraphPainter::ColorScheme::Name);
         });
         a->setCheckable(true);
@@ -292,11 +292,6 @@ void MainWindow::createDocks()
     connect(m_legend, &LegendWidget::highlightCleared, m_searchBar, &SearchBar::apply); // back to the search's
 }
 
-void MainWindow::updateLegend()
-{
-    m_legend->setLegend(m_flame->painter(), m_flame->palette().color(QPalette::Base).lightness() < 128);
-}
-
 QStringList MainWindow::recentFiles()
 {
     return RecentFiles::files();
@@ -354,32 +349,22 @@ QComboBox* MainWindow::profileChoice() const
 
 bool MainWindow::exportTo(const QString& path, QString* error)
 {
-    if (!m_session->snapshot())
-        return false;
-    ExportOptions options;
-    options.width = std::max(m_flame->width(), 200);
-    options.palette = m_flame->palette();
-    options.title = QStringLiteral("%1 — %2").arg(
-        QFileInfo(currentFile()).fileName(), QString::fromUtf8(m_session->snapshot()->typeName()));
-    const Status status = exportFlameGraph(m_flame->painter(), path, options);
-    if (!status && error)
-        *error = QString::fromStdString(status.error().toString());
-    return status.ok();
+    return m_session->snapshot() && exportWidget(*m_flame, exportTitle(), path, error);
 }
 
 void MainWindow::exportDialog()
 {
     if (!m_session->snapshot())
         return;
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export Flame Graph"),
-        QFileInfo(currentFile()).completeBaseName() + QStringLiteral(".svg"), tr("SVG (*.svg);;PNG image (*.png)"));
-    if (path.isEmpty())
-        return;
-    QString error;
-    if (!exportTo(path, &error))
-        QMessageBox::warning(this, tr("Export Failed"), error);
-    else
+    const QString path
+        = exportWidgetWithDialog(this, *m_flame, exportTitle(), QFileInfo(currentFile()).completeBaseName());
+    if (!path.isEmpty())
         m_hoverLabel->setText(tr("Exported to %1").arg(path));
+}
+
+QString MainWindow::exportTitle() const
+{
+    return QStringLiteral("%1 — %2").arg(filesName(), QString::fromUtf8(m_session->snapshot()->typeName()));
 }
 
 void MainWindow::openDialog()
@@ -466,10 +451,7 @@ void MainWindow::showFailure(const QString& path, const QString& message)
     auto* box = new QMessageBox(QMessageBox::Warning, tr("Cannot Open Profile"),
         tr("Could not open \u201c%1\u201d.").arg(QFileInfo(path).fileName()), QMessageBox::Ok, this);
     // Core messages start lower case to fit after "path: "; a sentence here.
-    QString reason = message;
-    if (!reason.isEmpty())
-        reason[0] = reason[0].toUpper();
-    box->setInformativeText(reason);
+    box->setInformativeText(message.isEmpty() ? message : message.front().toUpper() + message.mid(1));
     box->setDetailedText(path);
     box->setAttribute(Qt::WA_DeleteOnClose);
     box->open();
@@ -534,7 +516,7 @@ void MainWindow::showCurrent()
     m_sandwich->showFunction(snapshot, {});
     m_topFunctions->setSnapshot(snapshot);
     m_viewState->setSnapshot(snapshot);
-    updateLegend();
+    m_legend->setLegend(*m_flame);
     m_searchBar->setSnapshot(snapshot);
     updateBinaries();
 
@@ -557,16 +539,18 @@ void MainWindow::setLoadingUi(bool loading, const QString& what)
     }
 }
 
-void MainWindow::updateTitle()
+QString MainWindow::filesName() const
 {
     const QStringList files = m_session->files();
-    if (files.isEmpty())
-        setWindowTitle(QStringLiteral("symflame"));
-    else if (files.size() == 1)
-        setWindowTitle(tr("%1 \u2014 symflame").arg(QFileInfo(files[0]).fileName()));
-    else
-        setWindowTitle(
-            tr("%1 and %n more \u2014 symflame", nullptr, int(files.size() - 1)).arg(QFileInfo(files[0]).fileName()));
+    if (files.size() <= 1)
+        return files.isEmpty() ? QString() : QFileInfo(files[0]).fileName();
+    return tr("%1 and %n more", nullptr, int(files.size() - 1)).arg(QFileInfo(files[0]).fileName());
+}
+
+void MainWindow::updateTitle()
+{
+    const QString name = filesName();
+    setWindowTitle(name.isEmpty() ? QStringLiteral("symflame") : tr("%1 \u2014 symflame").arg(name));
 }
 
 void MainWindow::updateStatus()

@@ -114,9 +114,12 @@ private:
     void updateTitle();
     void updateStatus();
     void updateBinaries();
-    void updateLegend();
     void openDialog();
     void exportDialog();
+    /// "file — type" above an exported graph.
+    QString exportTitle() const;
+    /// The shown file's name, or the first's and how many more were merged; empty for none.
+    QString filesName() const;
     void editSymbolizeSettings();
 
     ProfileSession* m_session = nullptr;
