@@ -140,7 +140,8 @@ Result<std::vector<uint8_t>> gunzip(std::span<const uint8_t> data, const Decompr
                     std::max<uint64_t>(uint64_t(out.size()) * 2, kMinBuffer), limits.maxOutputBytes);
                 // Before the ratio check has had its say, no more room than it lets through.
                 if (produced <= limits.ratioCheckAfterBytes)
-                    grown = std::min<uint64_t>(grown, std::max<uint64_t>(limits.ratioCheckAfterBytes + 2 * kOutStep, produced + kOutStep));
+                    grown = std::min<uint64_t>(
+                        grown, std::max<uint64_t>(limits.ratioCheckAfterBytes + 2 * kOutStep, produced + kOutStep));
                 try {
                     out.resize(static_cast<size_t>(grown));
                 } catch (const std::bad_alloc&) {
@@ -166,14 +167,8 @@ Result<std::vector<uint8_t>> gunzip(std::span<const uint8_t> data, const Decompr
             return tooLargeError(limits.maxOutputBytes);
         produced += madeOut;
 
-        const uint64_t ratio = produced / std::max<uint64_t>(consumed, 1);
-        const uint64_t exceeded = produced > limits.ratioCheckAfterBytes && ratio > limits.maxRatio ? limits.maxRatio
-            : produced > limits.earlyCheckAfterBytes && ratio > limits.earlyMaxRatio             ? limits.earlyMaxRatio
-                                                                                               : 0;
-        if (exceeded)
-            return makeError(ErrorCode::TooLarge,
-                "gzip data expands more than " + std::to_string(exceeded) + " times (" + std::to_string(produced)
-                    + " bytes from " + std::to_string(consumed) + "), refusing what looks like a decompression bomb");
+        if (const uint64_t exceeded = exceededRatio(limits, produced, consumed))
+            return bombError("gzip", exceeded, produced, consumed);
 
         switch (ret) {
         case Z_OK:
@@ -261,22 +256,21 @@ Result<std::vector<uint8_t>> gzipCompress(std::span<const uint8_t> data, int lev
     return out;
 }
 
-Result<std::span<const uint8_t>> decompressIfGzip(std::span<const uint8_t> data, std::vector<uint8_t>& storage,
-    const DecompressLimits& limits, Progress* progress)
+uint64_t exceededRatio(const DecompressLimits& limits, uint64_t produced, uint64_t consumed)
 {
-    if (data.empty())
-        return makeError(ErrorCode::InvalidInput, "empty file");
-    if (!isGzip(data))
-        return data;
-    if (progress)
-        progress->setStage("decompressing");
-    auto r = gunzip(data, limits);
-    if (!r)
-        return r.error();
-    storage = std::move(r).value();
-    if (storage.empty())
-        return makeError(ErrorCode::InvalidInput, "empty file after decompression");
-    return std::span<const uint8_t>(storage);
+    const uint64_t ratio = produced / std::max<uint64_t>(consumed, 1);
+    if (produced > limits.ratioCheckAfterBytes && ratio > limits.maxRatio)
+        return limits.maxRatio;
+    if (produced > limits.earlyCheckAfterBytes && ratio > limits.earlyMaxRatio)
+        return limits.earlyMaxRatio;
+    return 0;
+}
+
+Error bombError(const char* format, uint64_t ratio, uint64_t produced, uint64_t consumed)
+{
+    return makeError(ErrorCode::TooLarge,
+        std::string(format) + " data expands more than " + std::to_string(ratio) + " times (" + std::to_string(produced)
+            + " bytes from " + std::to_string(consumed) + "), refusing what looks like a decompression bomb");
 }
 
 } // namespace symflame::model

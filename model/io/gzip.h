@@ -30,11 +30,11 @@ bool isGzip(std::span<const uint8_t> data);
 /// stream that ends early, InvalidInput for corrupt data, TooLarge past the limits.
 Result<std::vector<uint8_t>> gunzip(std::span<const uint8_t> data, const DecompressLimits& limits = {});
 
-/// The bytes a reader parses: data itself, or, when it starts with the gzip magic, its
-/// decompressed bytes (kept in storage). Errors: InvalidInput for empty data or an empty
-/// decompressed stream ("empty file", "empty file after decompression"), and gunzip's.
-Result<std::span<const uint8_t>> decompressIfGzip(std::span<const uint8_t> data, std::vector<uint8_t>& storage,
-    const DecompressLimits& limits, Progress* progress = nullptr);
+/// The bomb check of the limits after produced output bytes from consumed input bytes: the ratio
+/// that was exceeded (maxRatio, or earlyMaxRatio early on), or 0 while the output is within them.
+uint64_t exceededRatio(const DecompressLimits& limits, uint64_t produced, uint64_t consumed);
+/// The TooLarge error for a bomb that exceededRatio found ("gzip data expands more than ...").
+Error bombError(const char* format, uint64_t ratio, uint64_t produced, uint64_t consumed);
 
 /// Compresses data as one gzip member.
 Result<std::vector<uint8_t>> gzipCompress(std::span<const uint8_t> data, int level = 6);

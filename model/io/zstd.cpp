@@ -51,15 +51,8 @@ Result<std::vector<uint8_t>> unzstd(std::span<const uint8_t> data, const Decompr
             return makeError(ErrorCode::InvalidInput,
                 std::string("corrupt zstd data at byte ") + std::to_string(before) + ": " + ZSTD_getErrorName(pending));
         produced += o.pos;
-        const uint64_t consumed = std::max<uint64_t>(in.pos, 1);
-        const uint64_t ratio = produced / consumed;
-        const uint64_t exceeded = produced > limits.ratioCheckAfterBytes && ratio > limits.maxRatio ? limits.maxRatio
-            : produced > limits.earlyCheckAfterBytes && ratio > limits.earlyMaxRatio ? limits.earlyMaxRatio
-                                                                                     : 0;
-        if (exceeded)
-            return makeError(ErrorCode::TooLarge,
-                "zstd data expands more than " + std::to_string(exceeded) + " times (" + std::to_string(produced)
-                    + " bytes from " + std::to_string(in.pos) + "), refusing what looks like a decompression bomb");
+        if (const uint64_t exceeded = exceededRatio(limits, produced, in.pos))
+            return bombError("zstd", exceeded, produced, in.pos);
         if (o.pos == 0 && in.pos == before) {
             // No progress: the input has ended inside a frame.
             if (in.pos == in.size)
@@ -76,11 +69,12 @@ Result<std::span<const uint8_t>> decompressIfCompressed(
 {
     if (data.empty())
         return makeError(ErrorCode::InvalidInput, "empty file");
-    if (!isZstd(data))
-        return decompressIfGzip(data, storage, limits, progress);
+    const bool zstd = isZstd(data);
+    if (!zstd && !isGzip(data))
+        return data;
     if (progress)
         progress->setStage("decompressing");
-    auto r = unzstd(data, limits);
+    auto r = zstd ? unzstd(data, limits) : gunzip(data, limits);
     if (!r)
         return r.error();
     storage = std::move(r).value();
