@@ -35,6 +35,8 @@ public:
     explicit Merger(Profile& out)
         : m_out(out)
     {
+        m_out.labelBegin.assign(1, 0);
+        m_out.links.assign(1, SampleLink {}); // links[0] is "none"
     }
 
     void add(const Profile& p)
@@ -117,44 +119,34 @@ public:
             stackOf[s] = m_out.internStack(frames);
         }
 
+        // Labels, timestamps and links go straight into the result, for every sample; finish()
+        // drops each kind that no sample has.
         for (size_t i = 0; i < p.sampleCount(); ++i) {
             m_out.addSample(stackOf[p.sampleStacks[i].index()], p.values(i));
-            std::vector<Label> labels;
             for (const Label& l : p.sampleLabels(i))
-                labels.push_back({ str(l.key), str(l.str), l.num, str(l.numUnit) });
-            m_labels.push_back(std::move(labels));
-            m_timestamps.push_back(p.sampleTimestamps.empty() ? 0 : p.sampleTimestamps[i]);
+                m_out.labels.push_back({ str(l.key), str(l.str), l.num, str(l.numUnit) });
+            m_out.labelBegin.push_back(uint32_t(m_out.labels.size()));
+            m_out.sampleTimestamps.push_back(p.sampleTimestamps.empty() ? 0 : p.sampleTimestamps[i]);
+            m_anyTimestamps |= m_out.sampleTimestamps.back() != 0;
             const uint32_t link = p.sampleLinks.empty() ? 0 : p.sampleLinks[i];
-            m_links.push_back(link == 0 || link >= p.links.size() ? SampleLink {} : p.links[link]);
-            m_anyLabels |= !m_labels.back().empty();
-            m_anyTimestamps |= m_timestamps.back() != 0;
-            m_anyLinks |= link != 0;
+            if (link == 0 || link >= p.links.size()) {
+                m_out.sampleLinks.push_back(0);
+            } else {
+                m_out.sampleLinks.push_back(uint32_t(m_out.links.size()));
+                m_out.links.push_back(p.links[link]);
+            }
         }
     }
 
-    /// Per-sample labels, timestamps and links, each only when some sample has one.
     void finish()
     {
-        if (m_anyLabels) {
-            m_out.labelBegin.assign(1, 0);
-            for (const auto& l : m_labels) {
-                m_out.labels.insert(m_out.labels.end(), l.begin(), l.end());
-                m_out.labelBegin.push_back(uint32_t(m_out.labels.size()));
-            }
-        }
-        if (m_anyTimestamps)
-            m_out.sampleTimestamps = std::move(m_timestamps);
-        if (m_anyLinks) {
-            m_out.links.assign(1, SampleLink {});
-            m_out.sampleLinks.reserve(m_links.size());
-            for (const SampleLink& l : m_links) {
-                const bool none = std::all_of(std::begin(l.traceId), std::end(l.traceId), [](uint8_t b) {
-                    return b == 0;
-                }) && std::all_of(std::begin(l.spanId), std::end(l.spanId), [](uint8_t b) { return b == 0; });
-                m_out.sampleLinks.push_back(none ? 0 : uint32_t(m_out.links.size()));
-                if (!none)
-                    m_out.links.push_back(l);
-            }
+        if (m_out.labels.empty())
+            m_out.labelBegin.clear();
+        if (!m_anyTimestamps)
+            m_out.sampleTimestamps.clear();
+        if (m_out.links.size() == 1) {
+            m_out.links.clear();
+            m_out.sampleLinks.clear();
         }
     }
 
@@ -178,10 +170,7 @@ private:
     std::map<std::tuple<std::string, uint64_t, uint64_t, std::string>, MappingId> m_mappings;
     std::map<std::tuple<uint32_t, uint32_t, uint32_t, int64_t>, FunctionId> m_functions;
     std::map<LocationKey, LocationId> m_locations;
-    std::vector<std::vector<Label>> m_labels;
-    std::vector<int64_t> m_timestamps;
-    std::vector<SampleLink> m_links;
-    bool m_anyLabels = false, m_anyTimestamps = false, m_anyLinks = false;
+    bool m_anyTimestamps = false;
 };
 
 } // namespace
