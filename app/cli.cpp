@@ -9,10 +9,9 @@
 #include "app/printers/topprinter.h"
 #include "model/analysis/calltree.h"
 #include "model/analysis/collapse.h"
-#include "model/core/frameformat.h"
-#include "model/core/merge.h"
-#include "model/io/profileio.h"
 #include "model/analysis/toptable.h"
+#include "model/core/frameformat.h"
+#include "model/io/profileio.h"
 #include "symbolize/pass/binarytriage.h"
 #include "symbolize/pass/symbolizationpass.h"
 
@@ -172,27 +171,17 @@ std::optional<Profile> load(
     return std::move(result).value();
 }
 
-// Loads the files and merges them into one profile as `go tool pprof a b` does (one file is
-// loaded as it is), printing the error line when one fails or they do not merge.
+// Loads the files, merged into one profile when there are several (loadProfiles), printing the
+// error line when one fails or they do not merge.
 std::optional<Profile> loadMerged(const std::vector<std::string>& paths, const LoadOptions& options, int* exitCode)
 {
-    if (paths.size() == 1)
-        return load(paths[0], options, exitCode);
-    std::vector<Profile> profiles;
-    profiles.reserve(paths.size());
-    for (const std::string& path : paths) {
-        auto p = load(path, options, exitCode);
-        if (!p)
-            return std::nullopt;
-        profiles.push_back(std::move(*p));
-    }
-    size_t differing = 0;
-    auto merged = mergeProfiles(profiles, &differing);
-    if (!merged) {
-        *exitCode = inputError(paths[differing], "cannot merge it with " + paths[0] + ": " + merged.error().message);
+    auto result = loadProfiles(paths, options);
+    if (!result) {
+        const Error& e = result.error();
+        *exitCode = inputError(e.path.empty() ? paths[0] : e.path, e.message);
         return std::nullopt;
     }
-    return std::move(merged).value();
+    return std::move(result).value();
 }
 
 std::string describePaths(const std::vector<std::string>& paths)
@@ -200,7 +189,8 @@ std::string describePaths(const std::vector<std::string>& paths)
     return paths.size() == 1 ? paths[0] : paths[0] + " and " + std::to_string(paths.size() - 1) + " more";
 }
 
-int runInfo(const std::string& path, const LoadOptions& loadOptions, bool json, const symbolize::SymbolizeOptions& options)
+int runInfo(
+    const std::string& path, const LoadOptions& loadOptions, bool json, const symbolize::SymbolizeOptions& options)
 {
     int rc = ExitOk;
     ProfileFormat format = ProfileFormat::Unknown;

@@ -1,8 +1,6 @@
 // Loading a profile and deriving what the views need from it, with progress split over stages.
 #include "ui/profilesnapshot.h"
 
-#include "model/core/merge.h"
-
 #include "model/io/profileio.h"
 
 #include <algorithm>
@@ -27,43 +25,6 @@ std::string_view ProfileSnapshot::unit() const
 }
 
 namespace {
-
-// Maps a stage's own 0..total progress into [begin, end) of the parent's 0..1000.
-class StageProgress : public Progress {
-public:
-    StageProgress(Progress* parent, uint64_t begin, uint64_t end)
-        : m_parent(parent)
-        , m_begin(begin)
-        , m_end(end)
-    {
-        if (m_parent)
-            m_parent->setProgress(m_begin, kScale);
-    }
-    ~StageProgress() override
-    {
-        if (m_parent)
-            m_parent->setProgress(m_end, kScale);
-    }
-    void setProgress(uint64_t done, uint64_t total) override
-    {
-        if (!m_parent || total == 0)
-            return;
-        const double f = std::min(1.0, double(done) / double(total));
-        m_parent->setProgress(m_begin + static_cast<uint64_t>(f * double(m_end - m_begin)), kScale);
-    }
-    void setStage(std::string_view stage) override
-    {
-        if (m_parent)
-            m_parent->setStage(stage);
-    }
-    bool isCancelled() const override { return m_parent && m_parent->isCancelled(); }
-
-    static constexpr uint64_t kScale = 1000;
-
-private:
-    Progress* m_parent;
-    uint64_t m_begin, m_end;
-};
 
 Error cancelled(const std::string& path)
 {
@@ -156,31 +117,15 @@ Result<std::shared_ptr<const ProfileSnapshot>> loadMergedSnapshot(
 {
     if (paths.size() == 1)
         return loadSnapshot(paths[0], progress, 0, preview, previewParts);
-    if (paths.empty())
-        return makeError(ErrorCode::InvalidInput, "no files to open");
-    std::vector<Profile> profiles;
-    profiles.reserve(paths.size());
-    for (size_t i = 0; i < paths.size(); ++i) {
-        StageProgress stage(progress, 600 * i / paths.size(), 600 * (i + 1) / paths.size());
-        stage.setStage("reading file " + std::to_string(i + 1) + " of " + std::to_string(paths.size()));
-        auto loaded = loadProfile(paths[i], {}, &stage);
-        if (stage.isCancelled())
-            return cancelled(paths[i]);
-        if (!loaded)
-            return loaded.error().withPath(paths[i]);
-        profiles.push_back(std::move(loaded).value());
-    }
     std::shared_ptr<const Profile> profile;
     {
-        StageProgress stage(progress, 600, 700);
-        stage.setStage("merging");
-        size_t differing = 0;
-        auto merged = mergeProfiles(profiles, &differing);
-        if (!merged)
-            return makeError(merged.error().code, "cannot merge it with " + paths[0] + ": " + merged.error().message,
-                paths[differing]);
-        std::vector<Profile>().swap(profiles);
-        profile = std::make_shared<const Profile>(std::move(merged).value());
+        StageProgress stage(progress, 0, 700);
+        auto loaded = loadProfiles(paths, {}, &stage);
+        if (stage.isCancelled())
+            return cancelled(paths.empty() ? std::string() : paths[0]);
+        if (!loaded)
+            return loaded.error();
+        profile = std::make_shared<const Profile>(std::move(loaded).value());
     }
     const size_t type = profile->defaultSampleType;
     return makeSnapshot(std::move(profile), type, paths[0], progress, preview, previewParts);

@@ -2,6 +2,7 @@
 // from its first fields and hands it to the reader; every error names the file.
 #include "model/io/profileio.h"
 
+#include "model/core/merge.h"
 #include "model/io/cpuprofile.h"
 #include "model/io/fileio.h"
 #include "model/io/otlp/otlp.h"
@@ -210,6 +211,33 @@ Result<Profile> loadProfile(
             + (compressed ? std::string(compression) + "-compressed; once decompressed " : std::string())
             + describeStart(raw) + ", which is neither pprof, OTLP profiles (protobuf or JSON) nor a V8 .cpuprofile)",
         path);
+}
+
+Result<Profile> loadProfiles(const std::vector<std::string>& paths, const LoadOptions& options, Progress* progress)
+{
+    if (paths.size() == 1)
+        return loadProfile(paths[0], options, progress);
+    if (paths.empty())
+        return makeError(ErrorCode::InvalidInput, "no files to read");
+    std::vector<Profile> profiles;
+    profiles.reserve(paths.size());
+    for (size_t i = 0; i < paths.size(); ++i) {
+        StageProgress stage(
+            progress, StageProgress::kScale * i / paths.size(), StageProgress::kScale * (i + 1) / paths.size());
+        stage.setStage("reading file " + std::to_string(i + 1) + " of " + std::to_string(paths.size()));
+        auto loaded = loadProfile(paths[i], options, &stage);
+        if (!loaded)
+            return loaded.error();
+        profiles.push_back(std::move(loaded).value());
+    }
+    if (progress)
+        progress->setStage("merging");
+    size_t differing = 0;
+    auto merged = mergeProfiles(profiles, &differing);
+    if (!merged)
+        return makeError(
+            merged.error().code, "cannot merge it with " + paths[0] + ": " + merged.error().message, paths[differing]);
+    return merged;
 }
 
 Status saveProfile(const Profile& profile, const std::string& path, ProfileFormat format, const std::string& inputPath)

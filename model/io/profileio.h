@@ -2,13 +2,14 @@
 // New formats (OTLP, folded, .cpuprofile) plug in here.
 #pragma once
 
-#include "model/io/zstd.h"
 #include "model/core/profile.h"
 #include "model/core/progress.h"
 #include "model/core/result.h"
+#include "model/io/zstd.h"
 
 #include <span>
 #include <string>
+#include <vector>
 
 namespace symflame::model {
 
@@ -35,11 +36,18 @@ ProfileFormat detectFormat(std::span<const uint8_t> decompressed);
 /// Reads and parses the file at path; errors have path set. The format read is put in *format
 /// when given.
 Result<Profile> loadProfile(const std::string& path, const LoadOptions& options = {}, Progress* progress = nullptr,
-                            ProfileFormat* format = nullptr);
+    ProfileFormat* format = nullptr);
+
+/// Reads the files and merges them into one profile as `go tool pprof a b` merges them
+/// (mergeProfiles); one file is read as loadProfile reads it. Progress goes file by file
+/// ("reading file 2 of 3"). Errors have the path of the file that could not be read, or that
+/// does not merge with the first ("cannot merge it with FIRST: ...").
+Result<Profile> loadProfiles(
+    const std::vector<std::string>& paths, const LoadOptions& options = {}, Progress* progress = nullptr);
 
 /// Writes the profile to path (atomically): pprof gzip-compressed, OTLP protobuf (gzip-compressed
 /// when path ends in .gz). Refuses to overwrite inputPath when it names the same file.
 Status saveProfile(const Profile& profile, const std::string& path, ProfileFormat format = ProfileFormat::Pprof,
-                   const std::string& inputPath = {});
+    const std::string& inputPath = {});
 
 } // namespace symflame::model
