@@ -2,6 +2,8 @@
 // result to its printer (app/printers/).
 #include "app/cli.h"
 
+#include "app/labelviewargs.h"
+
 #include "app/cmdline.h"
 #include "app/debuginfodargs.h"
 #include "app/output.h"
@@ -27,8 +29,8 @@ const char* usageText()
     return "Usage: symflame [FILE...]\n"
            "       symflame info FILE [--profile N] [--json] [--debug-dir D]... [--search-path D]...\n"
            "                [--path-map FROM=TO]... [--debuginfod URL]...\n"
-           "       symflame top FILE... [-n N] [--sample-type T] [--profile N] [--json]\n"
-           "       symflame collapse FILE... [--sample-type T] [--profile N]\n"
+           "       symflame top FILE... [-n N] [--sample-type T] [--profile N] [--json] [LABEL OPTIONS]\n"
+           "       symflame collapse FILE... [--sample-type T] [--profile N] [LABEL OPTIONS]\n"
            "       symflame symbolize IN -o OUT [--format otlp|pprof] [--profile N] [--debug-dir D]...\n"
            "                [--search-path D]... [--path-map FROM=TO]... [--source-map-dir D]...\n"
            "                [--json-report] [--debuginfod URL]... [--offline] [--isolate=none|downloaded|all]\n"
@@ -37,6 +39,7 @@ const char* usageText()
            "       symflame debuginfo check BIN... [--debug-dir D]... [--search-path D]... [--json]\n"
            "       symflame render FILE -o OUT.png|OUT.svg [--width W] [--height H] [--sample-type T]\n"
            "                [--profile N] [--color-by name|binary|status|type] [--search RE] [--focus FUNC]\n"
+           "                [LABEL OPTIONS]\n"
            "       symflame --help | --version\n"
            "\n"
            "With no command, opens the viewer (on FILE when given; several files are merged into\n"
@@ -70,12 +73,12 @@ const char* usageText()
            "\n"
            "Options:\n"
            "  --json             machine-readable output (info, top)\n"
-           "  --profile N        files of several profiles (OTLP): which one, from 0 (info lists\n"
-           "                     them; default 0)\n"
            "  --format F         symbolize: write otlp or pprof (default: the input's format)\n"
            "  -n N               how many functions top lists (default 20, 0 = all)\n"
            "  --sample-type T    a sample type name (\"cpu\", \"samples\", \"alloc_space\") or its\n"
            "                     index; default: the profile's default sample type\n"
+           "  --profile N        for files of several profiles (OTLP): only profile N (`info` lists\n"
+           "                     them); default: all of them, merged, their sample types side by side\n"
            "  -o, --output OUT   image file to write (render; PNG unless OUT ends in .jpg or .bmp),\n"
            "                     profile to write (symbolize)\n"
            "  --debug-dir D      symbolize, info: look for <D>/.build-id/xx/yyyy.debug and debuglink\n"
@@ -110,6 +113,19 @@ const char* usageText()
            "  -h, --help         this text\n"
            "  --version          the version\n"
            "\n"
+           "LABEL OPTIONS (top, collapse, render, symbolize), as pprof's -tagroot, -tagleaf, -tagfocus,\n"
+           "-tagignore; a label a sample lacks is taken from the profile's attributes:\n"
+           "  --group-by K[,K]   a frame per label key at the root of every stack, named by the\n"
+           "                     sample's value (\"<unknown>\" without one), the first key outermost\n"
+           "  --group-leaf K[,K] the same at the leaf\n"
+           "  --tag-focus F      keeps the samples F matches (repeatable: all must): KEY=RE[,RE]\n"
+           "                     (a value of label KEY matches an RE), RE[,RE] (each matches some\n"
+           "                     \"key:value\"), or [KEY=]N, N:, :N, N:M for numeric labels (4kb, 10ms)\n"
+           "  --tag-ignore F     drops the samples F matches (repeatable)\n"
+           "  --time-range S,E   keeps the samples with a timestamp in [S, E): offsets from the\n"
+           "                     profile's start (1.5s, 200ms; E empty: to the end) or nanoseconds\n"
+           "                     since the epoch\n"
+           "\n"
            "Exit status: 0 success, 1 no display for the viewer, 2 unreadable or invalid input\n"
            "or unwritable output, 64 bad command line.\n";
 }
@@ -119,7 +135,7 @@ bool isHeadlessCommand(std::string_view name)
     return name == "info" || name == "top" || name == "collapse";
 }
 
-bool parseProfileOption(const ParsedArgs& args, size_t* index, std::string* error)
+bool parseProfileOption(const ParsedArgs& args, std::optional<size_t>* index, std::string* error)
 {
     const auto value = args.value("profile");
     if (!value)
@@ -237,16 +253,22 @@ int runInfo(
 }
 
 int runTop(const std::vector<std::string>& paths, const LoadOptions& options, int64_t count,
-    const std::optional<std::string>& sampleTypeArg, bool json)
+    const std::optional<std::string>& sampleTypeArg, bool json, const ParsedArgs& args)
 {
     int rc = ExitOk;
-    const auto profile = loadMerged(paths, options, &rc);
+    auto profile = loadMerged(paths, options, &rc);
     if (!profile)
         return rc;
-    const Profile& p = *profile;
-    const auto type = selectSampleType(p, sampleTypeArg, describePaths(paths), &rc);
+    const auto type = selectSampleType(*profile, sampleTypeArg, describePaths(paths), &rc);
     if (!type)
         return rc;
+    // Percentages are of the whole profile, before the label options drop samples.
+    const bool hasTypes = !profile->sampleTypes.empty();
+    const int64_t whole = hasTypes ? profile->totalValue(*type) : 0;
+    const size_t samplesBefore = profile->sampleCount();
+    if (!applyLabelViewOptions(args, *profile, &rc))
+        return rc;
+    const Profile& p = *profile;
 
     TopResult top;
     top.hasTypes = !p.sampleTypes.empty();
@@ -257,7 +279,9 @@ int runTop(const std::vector<std::string>& paths, const LoadOptions& options, in
         top.unit = p.str(p.sampleTypes[*type].unit);
         symbols = SymbolTable::build(p);
         entries = topFunctions(p, symbols, *type);
-        top.total = p.totalValue(*type);
+        top.total = whole;
+        if (p.sampleCount() != samplesBefore)
+            top.kept = p.totalValue(*type);
     }
     top.functions = entries.size();
     const size_t shown = count == 0 ? entries.size() : std::min(entries.size(), static_cast<size_t>(count));
@@ -273,12 +297,12 @@ int runTop(const std::vector<std::string>& paths, const LoadOptions& options, in
     return ExitOk;
 }
 
-int runCollapse(
-    const std::vector<std::string>& paths, const LoadOptions& options, const std::optional<std::string>& sampleTypeArg)
+int runCollapse(const std::vector<std::string>& paths, const LoadOptions& options,
+    const std::optional<std::string>& sampleTypeArg, const ParsedArgs& args)
 {
     int rc = ExitOk;
-    const auto profile = loadMerged(paths, options, &rc);
-    if (!profile)
+    auto profile = loadMerged(paths, options, &rc);
+    if (!profile || !applyLabelViewOptions(args, *profile, &rc))
         return rc;
     const auto type = selectSampleType(*profile, sampleTypeArg, describePaths(paths), &rc);
     if (!type)
@@ -301,9 +325,11 @@ int runHeadlessCommand(std::string_view command, int argc, char** argv)
         { "offline", 0, false }, { "debuginfod-timeout", 0, true }, { "debuginfod-cache", 0, true },
         { "downloads", 0, true }, { "isolate", 0, true }, { "isolate-timeout", 0, true } };
     static constexpr OptionSpec kTop[] = { { "json", 0, false }, { "nodes", 'n', true }, { "sample-type", 0, true },
-        { "profile", 0, true }, { "help", 'h', false } };
-    static constexpr OptionSpec kCollapse[]
-        = { { "sample-type", 0, true }, { "profile", 0, true }, { "help", 'h', false } };
+        { "profile", 0, true }, { "help", 'h', false }, kLabelViewOptionSpecs[0], kLabelViewOptionSpecs[1],
+        kLabelViewOptionSpecs[2], kLabelViewOptionSpecs[3], kLabelViewOptionSpecs[4] };
+    static constexpr OptionSpec kCollapse[] = { { "sample-type", 0, true }, { "profile", 0, true },
+        { "help", 'h', false }, kLabelViewOptionSpecs[0], kLabelViewOptionSpecs[1], kLabelViewOptionSpecs[2],
+        kLabelViewOptionSpecs[3], kLabelViewOptionSpecs[4] };
     const std::span<const OptionSpec> specs = command == "info" ? std::span<const OptionSpec>(kInfo)
         : command == "top"                                      ? std::span<const OptionSpec>(kTop)
                                                                 : std::span<const OptionSpec>(kCollapse);
@@ -358,9 +384,9 @@ int runHeadlessCommand(std::string_view command, int argc, char** argv)
                 return usageError("top: -n wants a count (0 = all), not '" + *n + "'");
             count = *parsed;
         }
-        return runTop(args->positional, options, count, args->value("sample-type"), args->has("json"));
+        return runTop(args->positional, options, count, args->value("sample-type"), args->has("json"), *args);
     }
-    return runCollapse(args->positional, options, args->value("sample-type"));
+    return runCollapse(args->positional, options, args->value("sample-type"), *args);
 }
 
 } // namespace symflame::app

@@ -22,7 +22,7 @@ int runHeadlessCommand(std::string_view command, int argc, char** argv);
 
 /// Reads --profile N (which profile of a multi-profile file) into *index; false with *error set
 /// for a value that is not a number.
-bool parseProfileOption(const ParsedArgs& args, size_t* index, std::string* error);
+bool parseProfileOption(const ParsedArgs& args, std::optional<size_t>* index, std::string* error);
 
 /// Resolves --sample-type (a type name such as "cpu", or an index) against the profile; no value
 /// means the profile's default. On failure prints a usage error and sets *exitCode.

@@ -288,6 +288,9 @@ QColor FlameGraphPainter::kindColor(FrameKind kind, bool dark)
     case FrameKind::Beam:
         hue = 160;
         break;
+    case FrameKind::Label:
+        // Group frames: grey, apart from every kind of code.
+        return QColor(QColor::fromHsv(0, 0, dark ? 110 : 200).rgb());
     }
     return QColor(QColor::fromHsv(hue, dark ? 150 : 120, dark ? 170 : 235).rgb());
 }

@@ -30,11 +30,13 @@ FlameToolBar::FlameToolBar(FlameGraphWidget* flame, QWidget* parent)
     m_profileChoice = new QComboBox;
     m_profileChoice->setObjectName(QStringLiteral("profileChoice"));
     m_profileChoice->setToolTip(
-        tr("The file holds several profiles (service, executable, sample type): the one shown"));
+        tr("The file holds several profiles (a process and sample type each): all of them merged, or one"));
     m_profileActions = addChooser(m_profileChoice, tr("Profile:"), m_sampleTypeActions.first);
     connect(m_profileChoice, &QComboBox::activated, this, [this](int index) {
-        if (index >= 0)
-            emit profileChosen(static_cast<size_t>(index));
+        if (index == 0)
+            emit profileChosen(std::nullopt);
+        else if (index > 0)
+            emit profileChosen(static_cast<size_t>(index - 1));
     });
 
     m_back = addAction(tr("Back"), m_flame, [this] { m_flame->zoomOut(); });
@@ -69,6 +71,11 @@ std::pair<QAction*, QAction*> FlameToolBar::addChooser(QComboBox* box, const QSt
     return actions;
 }
 
+int FlameToolBar::choiceIndex(std::optional<size_t> profileIndex)
+{
+    return profileIndex ? static_cast<int>(*profileIndex) + 1 : 0;
+}
+
 void FlameToolBar::setSnapshot(std::shared_ptr<const ProfileSnapshot> snapshot)
 {
     m_snapshot = std::move(snapshot);
@@ -82,9 +89,13 @@ void FlameToolBar::setSnapshot(std::shared_ptr<const ProfileSnapshot> snapshot)
             m_sampleType->addItem(unit.isEmpty() ? type : tr("%1 (%2)").arg(type, unit));
         }
         m_sampleType->setCurrentIndex(static_cast<int>(m_snapshot->sampleType));
-        for (size_t i = 0; i < profile.profilesInFile.size(); ++i)
-            m_profileChoice->addItem(QString::fromStdString(profile.profilesInFile[i].describe(i)));
-        m_profileChoice->setCurrentIndex(static_cast<int>(profile.profileIndex));
+        // Item 0 is the whole file, merged; item i + 1 its profile i.
+        if (profile.profilesInFile.size() > 1) {
+            m_profileChoice->addItem(tr("All %1 profiles, merged").arg(profile.profilesInFile.size()));
+            for (size_t i = 0; i < profile.profilesInFile.size(); ++i)
+                m_profileChoice->addItem(QString::fromStdString(profile.profilesInFile[i].describe(i)));
+            m_profileChoice->setCurrentIndex(choiceIndex(profile.profileIndex));
+        }
     }
     const bool types = m_sampleType->count() > 1, profiles = m_profileChoice->count() > 1;
     m_profileActions.first->setVisible(profiles);
@@ -100,7 +111,7 @@ void FlameToolBar::setBusy(bool busy)
     m_profileChoice->setEnabled(!busy);
     if (!busy && m_snapshot) {
         m_sampleType->setCurrentIndex(static_cast<int>(m_snapshot->sampleType));
-        m_profileChoice->setCurrentIndex(static_cast<int>(m_snapshot->profile->profileIndex));
+        m_profileChoice->setCurrentIndex(choiceIndex(m_snapshot->profile->profileIndex));
     }
 }
 

@@ -8,6 +8,7 @@
 #include <QToolBar>
 
 #include <memory>
+#include <optional>
 
 class QAction;
 class QComboBox;
@@ -36,9 +37,12 @@ public:
 
 signals:
     void sampleTypeChosen(size_t index);
-    void profileChosen(size_t index);
+    /// A profile of the file by index, or none: all of them, merged.
+    void profileChosen(std::optional<size_t> index);
 
 private:
+    /// The chooser's item for a profile index (item 0: all, merged).
+    static int choiceIndex(std::optional<size_t> profileIndex);
     /// Inserts a labelled chooser before before (nullptr: at the end); returns its two actions.
     std::pair<QAction*, QAction*> addChooser(QComboBox* box, const QString& label, QAction* before);
 

@@ -131,7 +131,7 @@ void MainWindow::createToolBar()
     addToolBar(m_toolbar);
     connect(m_toolbar, &FlameToolBar::sampleTypeChosen, m_session, &ProfileSession::chooseSampleType);
     connect(m_toolbar, &FlameToolBar::profileChosen, this,
-        [this](size_t index) { m_session->chooseProfile(index, previewParts()); });
+        [this](std::optional<size_t> index) { m_session->chooseProfile(index, previewParts()); });
     connect(m_flame, &FlameGraphWidget::selectedChanged, this, [this](NodeId node) {
         showFrame(node);
         const auto& snapshot = m_session->snapshot();

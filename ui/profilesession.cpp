@@ -48,7 +48,7 @@ void ProfileSession::setSnapshot(std::shared_ptr<const ProfileSnapshot> snapshot
 void ProfileSession::open(const QString& path, int64_t previewParts)
 {
     const QString absolute = QFileInfo(path).absoluteFilePath();
-    load(absolute, tr("Loading %1").arg(QFileInfo(absolute).fileName()), previewParts, 0);
+    load(absolute, tr("Loading %1").arg(QFileInfo(absolute).fileName()), previewParts, std::nullopt);
 }
 
 void ProfileSession::openFiles(const QStringList& paths, int64_t previewParts)
@@ -71,14 +71,15 @@ void ProfileSession::openFiles(const QStringList& paths, int64_t previewParts)
         absolute);
 }
 
-void ProfileSession::chooseProfile(size_t index, int64_t previewParts)
+void ProfileSession::chooseProfile(std::optional<size_t> index, int64_t previewParts)
 {
     if (!m_snapshot || index == m_snapshot->profile->profileIndex)
         return;
-    load(path(), tr("Loading profile %1").arg(index), previewParts, index);
+    load(path(), index ? tr("Loading profile %1").arg(*index) : tr("Loading all profiles"), previewParts, index);
 }
 
-void ProfileSession::load(const QString& path, const QString& what, int64_t previewParts, size_t profileIndex)
+void ProfileSession::load(
+    const QString& path, const QString& what, int64_t previewParts, std::optional<size_t> profileIndex)
 {
     const std::string native = QFile::encodeName(path).toStdString();
     start(path, what, Change::Loaded,

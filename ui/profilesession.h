@@ -37,7 +37,7 @@ public:
     /// Reads the files and merges them into one profile (loadMergedSnapshot); one file is open's.
     void openFiles(const QStringList& paths, int64_t previewParts);
     /// The shown file's profile index, when the file holds several.
-    void chooseProfile(size_t index, int64_t previewParts);
+    void chooseProfile(std::optional<size_t> index, int64_t previewParts);
     void chooseSampleType(size_t index);
     /// The call tree of the shown profile built for view (rules, direction, recursion).
     void setView(const ViewOptions& view);
@@ -96,7 +96,7 @@ private:
         QMap<int, QString> debugSources;
     };
 
-    void load(const QString& path, const QString& what, int64_t previewParts, size_t profileIndex);
+    void load(const QString& path, const QString& what, int64_t previewParts, std::optional<size_t> profileIndex);
     void start(const QString& path, const QString& what, Change change, Job job, const QStringList& files = {});
     void finish(const QString& path, Change change, const Outcome& outcome, const QStringList& files = {});
 

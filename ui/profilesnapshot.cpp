@@ -90,7 +90,7 @@ Result<std::shared_ptr<const ProfileSnapshot>> makeSnapshot(std::shared_ptr<cons
 }
 
 Result<std::shared_ptr<const ProfileSnapshot>> loadSnapshot(
-    const std::string& path, Progress* progress, size_t profileIndex, const PreviewSink& preview, int64_t previewParts)
+    const std::string& path, Progress* progress, std::optional<size_t> profileIndex, const PreviewSink& preview, int64_t previewParts)
 {
     std::shared_ptr<const Profile> profile;
     {
@@ -116,7 +116,7 @@ Result<std::shared_ptr<const ProfileSnapshot>> loadMergedSnapshot(
     const std::vector<std::string>& paths, Progress* progress, const PreviewSink& preview, int64_t previewParts)
 {
     if (paths.size() == 1)
-        return loadSnapshot(paths[0], progress, 0, preview, previewParts);
+        return loadSnapshot(paths[0], progress, std::nullopt, preview, previewParts);
     std::shared_ptr<const Profile> profile;
     {
         StageProgress stage(progress, 0, 700);

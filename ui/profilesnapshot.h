@@ -70,7 +70,7 @@ model::Result<std::shared_ptr<const ProfileSnapshot>> makeSnapshot(std::shared_p
 /// Reads the file (its profile profileIndex, for files of several) and builds a snapshot for its
 /// default sample type (with a preview first, as makeSnapshot).
 model::Result<std::shared_ptr<const ProfileSnapshot>> loadSnapshot(const std::string& path,
-    model::Progress* progress = nullptr, size_t profileIndex = 0, const PreviewSink& preview = {},
+    model::Progress* progress = nullptr, std::optional<size_t> profileIndex = std::nullopt, const PreviewSink& preview = {},
     int64_t previewParts = kPreviewParts);
 
 /// Reads the files and merges them into one profile as `go tool pprof a b` does (mergeProfiles),

@@ -1,6 +1,7 @@
 #include "app/printers/infoprinter.h"
 
 #include "app/printers/json.h"
+#include "model/analysis/labelview.h"
 #include "model/core/valueformat.h"
 
 #include <algorithm>
@@ -117,8 +118,13 @@ void printInfoJson(Output& out, const InfoResult& info)
     const Profile& p = *info.profile;
     Json profiles = Json::array();
     for (const ProfileChoice& c : p.profilesInFile)
-        profiles.push_back({ { "service_name", c.serviceName }, { "executable_name", c.executableName },
+        profiles.push_back({ { "service_name", c.serviceName }, { "executable_name", c.executableName }, { "pid", c.pid },
             { "sample_type", c.sampleType }, { "samples", c.samples } });
+    Json labels = Json::array();
+    for (const LabelKeyInfo& k : labelKeys(p))
+        labels.push_back({ { "key", k.key }, { "values", uint64_t(k.values) }, { "samples", k.samples },
+            { "numeric", k.numeric } });
+    const auto span = timeSpan(p);
     Json sampleTypes = Json::array();
     for (const ValueType& t : p.sampleTypes)
         sampleTypes.push_back({ { "type", p.str(t.type) }, { "unit", p.str(t.unit) } });
@@ -137,11 +143,13 @@ void printInfoJson(Output& out, const InfoResult& info)
         { "file", info.path },
         { "format", profileFormatName(info.format) },
         { "format_version", p.formatVersion },
-        { "profile", uint64_t(p.profileIndex) },
+        { "profile", p.profileIndex ? Json(uint64_t(*p.profileIndex)) : Json(nullptr) },
         { "profiles", std::move(profiles) },
         { "sample_types", std::move(sampleTypes) },
         { "default_sample_type", hasTypes(p) ? Json(p.str(p.sampleTypes[defaultType(p)].type)) : Json(nullptr) },
         { "samples", uint64_t(p.sampleCount()) },
+        { "labels", std::move(labels) },
+        { "timestamps", span ? Json { { "first", span->start }, { "last", span->end } } : Json(nullptr) },
         { "locations", uint64_t(p.locations.size()) },
         { "functions", uint64_t(p.functions.size()) },
         { "time_nanos", p.timeNanos },
@@ -164,8 +172,11 @@ void printInfoText(Output& out, const InfoResult& info)
         out << ' ' << p.formatVersion;
     out << '\n';
     if (!p.profilesInFile.empty()) {
-        out << "Profiles:      " << uint64_t(p.profilesInFile.size()) << " (showing #" << uint64_t(p.profileIndex)
-            << "; choose with --profile N)\n";
+        out << "Profiles:      " << uint64_t(p.profilesInFile.size());
+        if (p.profileIndex)
+            out << " (showing #" << uint64_t(*p.profileIndex) << "; all of them, merged, without --profile)\n";
+        else
+            out << " (showing all, merged; one with --profile N)\n";
         for (size_t i = 0; i < p.profilesInFile.size(); ++i)
             out << "  " << p.profilesInFile[i].describe(i) << '\n';
     }
@@ -181,6 +192,29 @@ void printInfoText(Output& out, const InfoResult& info)
             out << " [default]";
     }
     out << "\nSamples:       " << uint64_t(p.sampleCount()) << '\n';
+    // Sample labels (attributes are above): each key, its number of values, the first few.
+    for (const LabelKeyInfo& k : labelKeys(p)) {
+        if (std::any_of(p.attributes.begin(), p.attributes.end(), [&](const Label& a) { return p.str(a.key) == k.key; }))
+            continue;
+        out << "Label:         " << k.key << " (" << uint64_t(k.values) << (k.values == 1 ? " value" : " values") << ", "
+            << k.samples << (k.samples == 1 ? " sample)" : " samples)");
+        const auto values = labelValues(p, k.key, defaultType(p));
+        std::string shown;
+        size_t n = 0;
+        for (const LabelValueInfo& v : values) {
+            if (v.value.empty())
+                continue;
+            if (n++ == 5) {
+                shown += ", ...";
+                break;
+            }
+            shown += (shown.empty() ? "" : ", ") + v.value;
+        }
+        out << ": " << shown << '\n';
+    }
+    if (const auto span = timeSpan(p))
+        out << "Timestamps:    " << formatTime(span->start) << " to " << formatTime(span->end) << " ("
+            << formatValue(span->end - span->start, "nanoseconds") << ")\n";
     if (p.timeNanos != 0)
         out << "Time:          " << formatTime(p.timeNanos) << '\n';
     if (p.durationNanos != 0)

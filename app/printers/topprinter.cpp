@@ -23,7 +23,10 @@ void printTopText(Output& out, const TopResult& top)
 {
     using model::formatValue;
     out << "Type: " << (top.hasTypes ? top.sampleType : std::string_view("(none)")) << ", total "
-        << formatValue(top.total, top.unit) << "; showing " << uint64_t(top.rows.size()) << " of "
+        << formatValue(top.total, top.unit);
+    if (top.kept)
+        out << " (" << formatValue(*top.kept, top.unit) << " kept, " << percent(*top.kept, top.total) << ")";
+    out << "; showing " << uint64_t(top.rows.size()) << " of "
         << uint64_t(top.functions) << " functions\n";
     out << "      flat  flat%   sum%        cum   cum%\n";
     int64_t sum = 0;
@@ -42,9 +45,11 @@ void printTopJson(Output& out, const TopResult& top)
     Json functions = Json::array();
     for (const TopResult::Row& e : top.rows)
         functions.push_back({ { "name", e.name }, { "flat", e.flat }, { "cum", e.cum } });
-    writeJson(out,
-        Json { { "sample_type", top.sampleType }, { "unit", top.unit }, { "total", top.total },
-            { "functions", std::move(functions) } });
+    Json json { { "sample_type", top.sampleType }, { "unit", top.unit }, { "total", top.total },
+        { "functions", std::move(functions) } };
+    if (top.kept)
+        json["kept"] = *top.kept;
+    writeJson(out, json);
     out << '\n';
 }
 

@@ -5,6 +5,7 @@
 #include "app/output.h"
 
 #include <cstdint>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -20,7 +21,8 @@ struct TopResult {
     bool hasTypes = false; ///< false: the profile has no sample type (and no rows)
     std::string_view sampleType;
     std::string_view unit;
-    int64_t total = 0;
+    int64_t total = 0; ///< of every sample (percentages are of it, as pprof's with -tagfocus)
+    std::optional<int64_t> kept; ///< of the samples the label options kept, when they dropped some
     size_t functions = 0; ///< functions with a value, of which rows are the first
     std::vector<Row> rows;
 };

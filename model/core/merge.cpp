@@ -35,11 +35,12 @@ public:
     explicit Merger(Profile& out)
         : m_out(out)
     {
-        m_out.labelBegin.assign(1, 0);
         m_out.links.assign(1, SampleLink {}); // links[0] is "none"
     }
 
-    void add(const Profile& p)
+    /// Adds p: its values go to columns[k] for its sample type k; ownAttributes (the attributes
+    /// not every merged profile has) become labels of each of its samples, before their own.
+    void add(const Profile& p, std::span<const size_t> columns, std::span<const Label> ownAttributes)
     {
         m_strings.assign(p.strings.size(), UINT32_MAX);
         const auto str = [&](StringId id) {
@@ -119,13 +120,26 @@ public:
             stackOf[s] = m_out.internStack(frames);
         }
 
-        // Labels, timestamps and links go straight into the result, for every sample; finish()
-        // drops each kind that no sample has.
+        // Label sets are translated once each; timestamps and links go straight into the result,
+        // for every sample; finish() drops each kind that no sample has.
+        std::vector<uint32_t> setOf(p.labelSetCount(), UINT32_MAX);
+        std::vector<Label> labels;
+        std::vector<int64_t> row(m_out.sampleTypes.size(), 0);
         for (size_t i = 0; i < p.sampleCount(); ++i) {
-            m_out.addSample(stackOf[p.sampleStacks[i].index()], p.values(i));
-            for (const Label& l : p.sampleLabels(i))
-                m_out.labels.push_back({ str(l.key), str(l.str), l.num, str(l.numUnit) });
-            m_out.labelBegin.push_back(uint32_t(m_out.labels.size()));
+            const auto values = p.values(i);
+            for (size_t k = 0; k < values.size(); ++k)
+                row[columns[k]] = values[k];
+            m_out.addSample(stackOf[p.sampleStacks[i].index()], row);
+            uint32_t& set = setOf[p.sampleLabelSet(i)];
+            if (set == UINT32_MAX) {
+                labels.clear();
+                for (const Label& l : ownAttributes)
+                    labels.push_back({ str(l.key), str(l.str), l.num, str(l.numUnit) });
+                for (const Label& l : p.sampleLabels(i))
+                    labels.push_back({ str(l.key), str(l.str), l.num, str(l.numUnit) });
+                set = m_out.internLabelSet(labels);
+            }
+            m_out.setSampleLabelSet(m_out.sampleCount() - 1, set);
             m_out.sampleTimestamps.push_back(p.sampleTimestamps.empty() ? 0 : p.sampleTimestamps[i]);
             m_anyTimestamps |= m_out.sampleTimestamps.back() != 0;
             const uint32_t link = p.sampleLinks.empty() ? 0 : p.sampleLinks[i];
@@ -140,8 +154,8 @@ public:
 
     void finish()
     {
-        if (m_out.labels.empty())
-            m_out.labelBegin.clear();
+        if (m_out.labelSetCount() == 1)
+            m_out.sampleLabelSets.clear();
         if (!m_anyTimestamps)
             m_out.sampleTimestamps.clear();
         if (m_out.links.size() == 1) {
@@ -175,12 +189,18 @@ private:
 
 } // namespace
 
-Result<Profile> mergeProfiles(std::span<const Profile> profiles, size_t* differing)
+bool sameLabel(const Profile& a, const Label& x, const Profile& b, const Label& y)
+{
+    return a.str(x.key) == b.str(y.key) && a.str(x.str) == b.str(y.str) && x.num == y.num
+        && a.str(x.numUnit) == b.str(y.numUnit);
+}
+
+Result<Profile> mergeProfiles(std::span<const Profile> profiles, size_t* differing, const MergeOptions& options)
 {
     if (profiles.empty())
         return makeError(ErrorCode::InvalidInput, "no profiles to merge");
     const Profile& first = profiles.front();
-    for (size_t i = 1; i < profiles.size(); ++i) {
+    for (size_t i = 1; i < profiles.size() && !options.unionSampleTypes; ++i) {
         const Profile& p = profiles[i];
         if (differing)
             *differing = i;
@@ -197,11 +217,23 @@ Result<Profile> mergeProfiles(std::span<const Profile> profiles, size_t* differi
                     + std::string(first.str(first.periodType.unit)) + ")");
     }
     Profile out;
-    for (const ValueType& t : first.sampleTypes)
-        out.sampleTypes.push_back({ out.strings.intern(first.str(t.type)), out.strings.intern(first.str(t.unit)) });
-    out.defaultSampleType = first.defaultSampleType;
-    out.periodType = { out.strings.intern(first.str(first.periodType.type)),
-        out.strings.intern(first.str(first.periodType.unit)) };
+    // Sample types: the first profile's, then (unionSampleTypes) each new one in order.
+    std::vector<std::vector<size_t>> columns(profiles.size());
+    for (size_t i = 0; i < profiles.size(); ++i) {
+        const Profile& p = profiles[i];
+        for (const ValueType& t : p.sampleTypes) {
+            const ValueType vt { out.strings.intern(p.str(t.type)), out.strings.intern(p.str(t.unit)) };
+            size_t c = 0;
+            while (c < out.sampleTypes.size() && (out.sampleTypes[c].type != vt.type || out.sampleTypes[c].unit != vt.unit))
+                ++c;
+            if (c == out.sampleTypes.size())
+                out.sampleTypes.push_back(vt);
+            columns[i].push_back(c);
+        }
+        if (out.periodType.type.empty())
+            out.periodType = { out.strings.intern(p.str(p.periodType.type)), out.strings.intern(p.str(p.periodType.unit)) };
+    }
+    out.defaultSampleType = first.defaultSampleType < columns[0].size() ? columns[0][first.defaultSampleType] : 0;
     out.dropFrames = out.strings.intern(first.str(first.dropFrames));
     out.keepFrames = out.strings.intern(first.str(first.keepFrames));
     out.docUrl = out.strings.intern(first.str(first.docUrl));
@@ -220,15 +252,31 @@ Result<Profile> mergeProfiles(std::span<const Profile> profiles, size_t* differi
             }
         }
     }
-    Merger merger(out);
-    for (const Profile& p : profiles)
-        merger.add(p);
-    merger.finish();
-    // Attributes describe one profile (OTLP: its resource): kept when there is one.
-    if (profiles.size() == 1)
-        for (const Label& a : first.attributes)
+    // Attributes describe a profile (OTLP: its resource): those every profile has stay the
+    // result's, the others go to the samples of the profile that has them, as labels.
+    const auto everywhere = [&](const Label& a) {
+        return std::all_of(profiles.begin() + 1, profiles.end(), [&](const Profile& p) {
+            return std::any_of(p.attributes.begin(), p.attributes.end(),
+                [&](const Label& b) { return sameLabel(first, a, p, b); });
+        });
+    };
+    std::vector<Label> common;
+    for (const Label& a : first.attributes)
+        if (everywhere(a)) {
+            common.push_back(a);
             out.attributes.push_back({ out.strings.intern(first.str(a.key)), out.strings.intern(first.str(a.str)),
                 a.num, out.strings.intern(first.str(a.numUnit)) });
+        }
+    Merger merger(out);
+    for (size_t i = 0; i < profiles.size(); ++i) {
+        const Profile& p = profiles[i];
+        std::vector<Label> own;
+        for (const Label& a : p.attributes)
+            if (std::none_of(common.begin(), common.end(), [&](const Label& b) { return sameLabel(p, a, first, b); }))
+                own.push_back(a);
+        merger.add(p, columns[i], own);
+    }
+    merger.finish();
     out.finishBuilding();
     return out;
 }

@@ -2,7 +2,8 @@
 // sample types (type and unit, in order) and period type are required; mappings, functions and
 // locations that are the same in several profiles become one (a mapping of the same file at
 // another address keeps the first one's, its locations' addresses moved with it); every sample
-// is kept, with its labels, timestamp and link. The header is combined as pprof combines it:
+// is kept, with its labels, timestamp and link. Attributes (OTLP resources) that every profile has
+// stay the result's; the others become labels of the samples of the profiles that have them. The header is combined as pprof combines it:
 // the earliest start time, the durations summed, the largest period, each comment once.
 #pragma once
 
@@ -13,9 +14,16 @@
 
 namespace symflame::model {
 
+struct MergeOptions {
+    /// Profiles of other sample types merge too: the result has each type once, and a sample has
+    /// 0 for the types its profile lacks (the profiles of one capture: CPU and off-CPU).
+    bool unionSampleTypes = false;
+};
+
 /// One profile of all of profiles (at least one). Errors: InvalidInput when the sample types or
-/// period types differ, naming the first profile (from 1) that differs; its index goes to
-/// *differing when given.
-Result<Profile> mergeProfiles(std::span<const Profile> profiles, size_t* differing = nullptr);
+/// period types differ (unless options.unionSampleTypes), naming the first profile (from 1) that
+/// differs; its index goes to *differing when given.
+Result<Profile> mergeProfiles(
+    std::span<const Profile> profiles, size_t* differing = nullptr, const MergeOptions& options = {});
 
 } // namespace symflame::model

@@ -55,6 +55,8 @@ const char* frameKindName(FrameKind k)
         return "dotnet";
     case FrameKind::Beam:
         return "beam";
+    case FrameKind::Label:
+        return "label";
     }
     return "?";
 }
@@ -62,9 +64,14 @@ const char* frameKindName(FrameKind k)
 std::string ProfileChoice::describe(size_t index) const
 {
     std::string s = "#" + std::to_string(index);
-    s += "  " + (serviceName.empty() ? std::string("(no service.name)") : serviceName);
+    if (!serviceName.empty())
+        s += "  " + serviceName;
     if (!executableName.empty())
         s += "  " + executableName;
+    if (pid != 0)
+        s += (executableName.empty() ? "  pid " : " (pid ") + std::to_string(pid) + (executableName.empty() ? "" : ")");
+    if (serviceName.empty() && executableName.empty() && pid == 0)
+        s += "  (no service.name)";
     s += "  " + (sampleType.empty() ? std::string("(no sample type)") : sampleType);
     s += "  " + std::to_string(samples) + (samples == 1 ? " sample" : " samples");
     return s;
@@ -123,9 +130,75 @@ void Profile::addSample(StackId stackId, std::span<const int64_t> vals)
     sampleValues.insert(sampleValues.end(), vals.begin(), vals.end());
 }
 
+uint32_t Profile::internLabelSet(std::span<const Label> set)
+{
+    return m_labelSetIndex.intern(*this, set);
+}
+
+void Profile::setSampleLabelSet(size_t sample, uint32_t set)
+{
+    if (sampleLabelSets.empty()) {
+        if (set == 0)
+            return;
+        sampleLabelSets.assign(sampleCount(), 0);
+    }
+    if (sampleLabelSets.size() < sampleCount())
+        sampleLabelSets.resize(sampleCount(), 0);
+    sampleLabelSets[sample] = set;
+}
+
 void Profile::finishBuilding()
 {
     m_stackIndex.clear();
+    m_labelSetIndex.clear();
+    if (!sampleLabelSets.empty())
+        sampleLabelSets.resize(sampleCount(), 0); // samples added after the last labelled one
+}
+
+void LabelSetIndex::appendKey(std::string& key, std::span<const Label> set)
+{
+    key.clear();
+    for (const Label& l : set) {
+        const uint32_t parts[3] = { l.key.value, l.str.value, l.numUnit.value };
+        key.append(reinterpret_cast<const char*>(parts), sizeof parts);
+        key.append(reinterpret_cast<const char*>(&l.num), sizeof l.num);
+    }
+}
+
+uint32_t LabelSetIndex::intern(Profile& p, std::span<const Label> set)
+{
+    if (set.empty())
+        return 0;
+    // Samples in a row often share their set (one thread's): the last one is tried first.
+    if (m_last != 0 && m_last < p.labelSetCount()) {
+        const auto last = p.labelSet(m_last);
+        if (std::equal(set.begin(), set.end(), last.begin(), last.end(), [](const Label& a, const Label& b) {
+                return a.key == b.key && a.str == b.str && a.num == b.num && a.numUnit == b.numUnit;
+            }))
+            return m_last;
+    }
+    // Sets added to the profile by other means (a copy, a reader) are indexed first.
+    for (; m_indexed + 1 < p.labelSetCount(); ++m_indexed) {
+        const auto id = static_cast<uint32_t>(m_indexed + 1);
+        appendKey(m_key, p.labelSet(id));
+        m_ids.emplace(m_key, id);
+    }
+    appendKey(m_key, set);
+    const auto [it, added] = m_ids.try_emplace(m_key, static_cast<uint32_t>(p.labelSetCount()));
+    if (added) {
+        p.labels.insert(p.labels.end(), set.begin(), set.end());
+        p.labelSetBegin.push_back(static_cast<uint32_t>(p.labels.size()));
+        ++m_indexed;
+    }
+    m_last = it->second;
+    return it->second;
+}
+
+void LabelSetIndex::clear()
+{
+    std::unordered_map<std::string, uint32_t>().swap(m_ids);
+    m_indexed = 0;
+    m_last = 0;
 }
 
 bool isUnsymbolizableMappingName(std::string_view file)

@@ -9,12 +9,16 @@
 #include "model/core/stringtable.h"
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace symflame::model {
+
+class Profile;
 
 struct ValueType {
     StringId type; ///< "cpu", "samples", "alloc_space"
@@ -47,6 +51,8 @@ enum class FrameKind : uint8_t {
     JavaScript,
     DotNet,
     Beam,
+    /// A synthetic frame of a label's value (group by): function name the value, file the key.
+    Label,
 };
 const char* frameKindName(FrameKind k);
 
@@ -112,6 +118,21 @@ struct SampleLink {
     uint8_t spanId[8] = {};
 };
 
+/// Deduplication of label sets while a profile is built (Profile::internLabelSet): the sets'
+/// bytes to their ids, rebuilt from the profile's sets when it is behind (after a copy).
+class LabelSetIndex {
+public:
+    uint32_t intern(Profile& profile, std::span<const Label> labels);
+    void clear();
+
+private:
+    static void appendKey(std::string& key, std::span<const Label> labels);
+    std::unordered_map<std::string, uint32_t> m_ids;
+    size_t m_indexed = 0; ///< sets of the profile in m_ids (the empty set 0 is never)
+    uint32_t m_last = 0; ///< the set interned last
+    std::string m_key;
+};
+
 /// One profile of a file that holds several (OTLP: resource × scope × profile), as listed to
 /// choose from.
 struct ProfileChoice {
@@ -119,7 +140,9 @@ struct ProfileChoice {
     std::string executableName; ///< resource attribute process.executable.name
     std::string sampleType;     ///< "cpu (nanoseconds)"
     uint64_t samples = 0;       ///< sample entries in the file
-    /// "#1 checkout · /usr/bin/app · cpu (nanoseconds) · 1234 samples"
+    int64_t pid = 0;            ///< resource attribute process.pid (0: none)
+    /// "#1  checkout  app (pid 42)  cpu (nanoseconds)  1234 samples": the service and the
+    /// executable where the resource names them
     std::string describe(size_t index) const;
 };
 
@@ -151,9 +174,12 @@ public:
     // n = sampleTypes.size().
     std::vector<StackId> sampleStacks;
     std::vector<int64_t> sampleValues;
-    // Labels: empty when no sample has any; else sample i has labels[labelBegin[i] .. labelBegin[i+1]).
-    std::vector<uint32_t> labelBegin;
+    // Labels, as sets: each distinct set of labels is stored once (samples of one thread, one
+    // process, share theirs). Set s is labels[labelSetBegin[s] .. labelSetBegin[s+1]); set 0 is
+    // the empty set. sampleLabelSets is empty when no sample has labels, else one set per sample.
     std::vector<Label> labels;
+    std::vector<uint32_t> labelSetBegin{0, 0};
+    std::vector<uint32_t> sampleLabelSets;
     // Timestamps in nanoseconds: empty, or one per sample (0 = none).
     std::vector<int64_t> sampleTimestamps;
     // Trace links: empty, or one per sample, an index into links (0 = none; links[0] is unused).
@@ -164,9 +190,10 @@ public:
     /// that order), as labels: key and string or number.
     std::vector<Label> attributes;
     /// The profiles of the file this one was read from, when it holds several kinds (OTLP); empty
-    /// for single-profile formats. profileIndex is the one read.
+    /// for single-profile formats. profileIndex is the one read; none when all were read, merged
+    /// (their sample types side by side, the attributes they don't share as sample labels).
     std::vector<ProfileChoice> profilesInFile;
-    size_t profileIndex = 0;
+    std::optional<size_t> profileIndex;
     /// The file format's version the reader saw ("1.10.0" for OTLP), empty when not versioned.
     std::string formatVersion;
 
@@ -187,12 +214,14 @@ public:
         return {sampleValues.data() + sample * n, n};
     }
     int64_t value(size_t sample, size_t type) const { return sampleValues[sample * sampleTypes.size() + type]; }
-    std::span<const Label> sampleLabels(size_t sample) const
+    size_t labelSetCount() const { return labelSetBegin.size() - 1; }
+    std::span<const Label> labelSet(uint32_t set) const
     {
-        if (labelBegin.empty())
-            return {};
-        return {labels.data() + labelBegin[sample], labels.data() + labelBegin[sample + 1]};
+        return {labels.data() + labelSetBegin[set], labels.data() + labelSetBegin[set + 1]};
     }
+    uint32_t sampleLabelSet(size_t sample) const { return sampleLabelSets.empty() ? 0 : sampleLabelSets[sample]; }
+    std::span<const Label> sampleLabels(size_t sample) const { return labelSet(sampleLabelSet(sample)); }
+    bool hasLabels() const { return !sampleLabelSets.empty(); }
     std::span<const Line> linesOf(const Location& loc) const { return {lines.data() + loc.linesBegin, loc.lineCount}; }
     std::span<Line> linesOf(const Location& loc) { return {lines.data() + loc.linesBegin, loc.lineCount}; }
 
@@ -217,6 +246,10 @@ public:
     StackId appendNewStack(std::span<const LocationId> locations);
     /// Appends a sample; values must have sampleTypes.size() entries.
     void addSample(StackId stack, std::span<const int64_t> values);
+    /// The id of the set holding labels (in this order), adding it when it is new; the empty set is 0.
+    uint32_t internLabelSet(std::span<const Label> labels);
+    /// Gives the sample set (an id from internLabelSet); samples not given one have none.
+    void setSampleLabelSet(size_t sample, uint32_t set);
     /// Drops the look-up tables used while building (internStack's index).
     void finishBuilding();
 
@@ -225,6 +258,7 @@ public:
 
 private:
     StackIndex m_stackIndex;
+    LabelSetIndex m_labelSetIndex;
 };
 
 /// True for mappings that pprof's conventions call unsymbolizable: "[vdso]", "[vsyscall]",

@@ -26,8 +26,8 @@ const char* profileFormatName(ProfileFormat f);
 
 struct LoadOptions {
     DecompressLimits limits;
-    /// For files that hold several profiles (OTLP): which one, from 0.
-    size_t profileIndex = 0;
+    /// For files that hold several profiles (OTLP): which one, from 0; none: all, merged.
+    std::optional<size_t> profileIndex;
 };
 
 /// Guesses the format from the first bytes (after gunzip or unzstd when compressed).

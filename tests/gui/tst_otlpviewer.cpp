@@ -33,10 +33,14 @@ private slots:
 
         QComboBox* choice = window.profileChoice();
         QVERIFY(choice->isVisible());
-        QCOMPARE(choice->count(), 3);
-        QCOMPARE(choice->itemText(0), QStringLiteral("#0  checkout  app  cpu (nanoseconds)  5 samples"));
-        QCOMPARE(choice->itemText(2), QStringLiteral("#2  inventory  inv  wall (nanoseconds)  1 sample"));
+        // Item 0: the whole file, merged (the first profile's type, cpu, shown); then each profile.
+        QCOMPARE(choice->count(), 4);
+        QCOMPARE(choice->itemText(0), QStringLiteral("All 3 profiles, merged"));
+        QCOMPARE(choice->itemText(1), QStringLiteral("#0  checkout  app  cpu (nanoseconds)  5 samples"));
+        QCOMPARE(choice->itemText(3), QStringLiteral("#2  inventory  inv  wall (nanoseconds)  1 sample"));
         QCOMPARE(choice->currentIndex(), 0);
+        QVERIFY(!window.flameGraph()->snapshot()->profile->profileIndex);
+        QCOMPARE(window.flameGraph()->snapshot()->profile->sampleTypes.size(), size_t(3));
         QCOMPARE(window.flameGraph()->snapshot()->tree->totalValue(), int64_t(112000000));
 
         QDir().mkpath(QStringLiteral("/tmp/otlp-shots"));
@@ -50,18 +54,23 @@ private slots:
         choice->hidePopup();
 
         // Choosing the wall profile of the second resource loads it.
-        emit choice->activated(2);
+        emit choice->activated(3);
         QVERIFY(finished.wait(30000));
         const auto snap = window.flameGraph()->snapshot();
-        QCOMPARE(snap->profile->profileIndex, size_t(2));
+        QCOMPARE(snap->profile->profileIndex, std::optional<size_t>(2));
         QCOMPARE(snap->tree->totalValue(), int64_t(100));
-        QCOMPARE(choice->currentIndex(), 2);
+        QCOMPARE(choice->currentIndex(), 3);
         window.grab().save(QStringLiteral("/tmp/otlp-shots/window-profile-2.png"));
 
         // A pprof file has no choice to make.
+        emit choice->activated(1);
+        QVERIFY(finished.wait(30000));
+        QCOMPARE(window.flameGraph()->snapshot()->profile->profileIndex, std::optional<size_t>(0));
+        QCOMPARE(window.flameGraph()->snapshot()->profile->sampleTypes.size(), size_t(1));
         emit choice->activated(0);
         QVERIFY(finished.wait(30000));
-        QCOMPARE(window.flameGraph()->snapshot()->profile->profileIndex, size_t(0));
+        QVERIFY(!window.flameGraph()->snapshot()->profile->profileIndex);
+        QCOMPARE(choice->currentIndex(), 0);
         window.openFile(QStringLiteral(SYMFLAME_OTLP_DIR "/scenario-cpu.pprof.pb"));
         QVERIFY(finished.wait(30000));
         QVERIFY(!choice->isVisible());

@@ -4,6 +4,9 @@
 // profiles over all of them.
 #include "model/io/otlp/otlp.h"
 
+#include "model/core/merge.h"
+
+#include <algorithm>
 #include <string>
 #include <utility>
 
@@ -128,7 +131,7 @@ Result<Profile> readOtlpCollector(
     std::vector<std::pair<size_t, size_t>> where; // request, profile within it
     OtlpReadOptions listing = options;
     listing.listOnly = true;
-    listing.profileIndex = 0;
+    listing.profileIndex.reset();
     for (size_t r = 0; r < requests.size(); ++r) {
         if (progress && progress->isCancelled())
             return makeError(ErrorCode::Cancelled, "cancelled");
@@ -145,12 +148,44 @@ Result<Profile> readOtlpCollector(
     if (all.empty())
         return makeError(ErrorCode::InvalidInput,
             "no profiles in the file (it holds " + std::to_string(requests.size()) + " requests)");
-    if (options.profileIndex >= all.size())
+    if (!options.profileIndex) {
+        // The whole capture: every request read whole, then merged into one profile.
+        std::vector<Profile> parts;
+        parts.reserve(requests.size());
+        for (size_t r = 0; r < requests.size(); ++r) {
+            if (progress)
+                progress->setStage("reading request " + std::to_string(r + 1) + " of " + std::to_string(requests.size()));
+            auto part = readOtlp(requests[r], options, progress);
+            if (!part)
+                return makeError(part.error().code,
+                    "request " + std::to_string(r + 1) + " of " + std::to_string(requests.size()) + " ("
+                        + requestsBefore(r) + "): " + part.error().message);
+            parts.push_back(std::move(part).value());
+        }
+        if (progress)
+            progress->setStage("merging " + std::to_string(parts.size()) + " requests");
+        auto merged = mergeProfiles(parts, nullptr, MergeOptions { .unionSampleTypes = true });
+        if (!merged)
+            return merged.error();
+        // The requests are parts of one capture, over the same time: its span, not their sum.
+        int64_t start = 0, end = 0;
+        for (const Profile& part : parts)
+            if (part.timeNanos != 0) {
+                start = start == 0 ? part.timeNanos : std::min(start, part.timeNanos);
+                end = std::max(end, part.timeNanos + std::max<int64_t>(part.durationNanos, 0));
+            }
+        if (start != 0)
+            merged->durationNanos = end - start;
+        merged->profilesInFile = std::move(all);
+        merged->profileIndex.reset();
+        return merged;
+    }
+    if (*options.profileIndex >= all.size())
         return makeError(ErrorCode::NotFound,
-            "no profile " + std::to_string(options.profileIndex) + ": the file holds " + std::to_string(all.size())
+            "no profile " + std::to_string(*options.profileIndex) + ": the file holds " + std::to_string(all.size())
                 + " profiles (0 to " + std::to_string(all.size() - 1) + ") in " + std::to_string(requests.size())
                 + " requests");
-    const auto [request, local] = where[options.profileIndex];
+    const auto [request, local] = where[*options.profileIndex];
     OtlpReadOptions one = options;
     one.profileIndex = local;
     auto profile = readOtlp(requests[request], one, progress);

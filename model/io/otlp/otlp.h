@@ -4,8 +4,13 @@
 //
 // Reading: the layout (1.10.0, 1.9.0, 1.8.0 or 1.7.0) is told from wire types where the layouts
 // differ; a file whose fields fit none of them is rejected with what was seen. A file holds
-// resources × scopes × profiles sharing one dictionary; one profile is read at a time (chosen
-// by index, in file order) and all of them are listed in Profile::profilesInFile.
+// resources × scopes × profiles sharing one dictionary. All profiles are read into one by default
+// (a whole-system capture holds one resource per process, one profile per sample type in each):
+// their sample types side by side (a sample of one profile has 0 for the others' types), the
+// resource, scope and profile attributes they don't all share as labels of their samples.
+// Count-only samples ("samples"/"count" with a period type and period, as the eBPF profiler's
+// CPU samples) get their time as well, count × period, as the period type ("cpu"/"nanoseconds").
+// One profile can be chosen by index, in file order; all are listed in Profile::profilesInFile.
 //
 // Into the model: dictionary entries are converted when a chosen profile first uses them;
 // process.executable.build_id.{gnu,go,htlhash} mapping attributes become the mapping's identity;
@@ -21,6 +26,7 @@
 #include "model/core/result.h"
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -29,8 +35,9 @@ namespace symflame::model {
 
 struct OtlpReadOptions {
     DecompressLimits limits;
-    /// Which profile of the file to read (resources, scopes, profiles in file order), from 0.
-    size_t profileIndex = 0;
+    /// Which profile of the file to read (resources, scopes, profiles in file order), from 0;
+    /// none: all of them, merged into one (the default).
+    std::optional<size_t> profileIndex;
     /// Samples after expanding timestamps; more is TooLarge.
     uint64_t maxSamples = 200'000'000;
     /// Locations in one stack; a deeper stack is TooLarge.

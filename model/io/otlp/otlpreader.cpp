@@ -21,6 +21,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <optional>
@@ -421,13 +422,20 @@ public:
         if (m_profiles.empty())
             return invalid(
                 "no profiles in the file (it holds " + counted(m_resourceCount, "resource", "resources") + ")");
-        if (m_options.profileIndex >= m_profiles.size())
-            return makeError(ErrorCode::NotFound,
-                "no profile " + std::to_string(m_options.profileIndex) + ": the file holds "
-                    + counted(m_profiles.size(), "profile", "profiles") + " (0 to "
-                    + std::to_string(m_profiles.size() - 1) + ")");
+        std::vector<size_t> chosen;
+        if (m_options.profileIndex) {
+            if (*m_options.profileIndex >= m_profiles.size())
+                return makeError(ErrorCode::NotFound,
+                    "no profile " + std::to_string(*m_options.profileIndex) + ": the file holds "
+                        + counted(m_profiles.size(), "profile", "profiles") + " (0 to "
+                        + std::to_string(m_profiles.size() - 1) + ")");
+            chosen.push_back(*m_options.profileIndex);
+        } else {
+            for (size_t i = 0; i < m_profiles.size(); ++i)
+                chosen.push_back(i);
+        }
         m_profile.profileIndex = m_options.profileIndex;
-        if (Status s = decodeProfile(m_profiles[m_options.profileIndex]); !s)
+        if (Status s = decodeProfiles(chosen); !s)
             return s.error();
         m_profile.updateFrameStatuses();
         // Kernel frames without names can't be looked up in a file.
@@ -1312,6 +1320,8 @@ private:
                     c.serviceName = std::string(m_profile.str(a.str));
                 else if (m_profile.str(a.key) == "process.executable.name")
                     c.executableName = std::string(m_profile.str(a.str));
+                else if (m_profile.str(a.key) == "process.pid")
+                    c.pid = a.str.empty() ? a.num : std::atoll(std::string(m_profile.str(a.str)).c_str());
             }
             Decoder d(p.bytes, m_origin);
             Field f;
@@ -1335,92 +1345,226 @@ private:
         return Status::success();
     }
 
-    Status decodeProfile(const ProfileRef& ref)
-    {
-        Profile& p = m_profile;
-        const std::string elementText = profileElement(ref, m_options.profileIndex);
-        const Where element(elementText);
-        if (Status s = resourceAttributes(ref, p.attributes); !s)
-            return s;
-        m_locationRow.assign(m_locations.size(), kUnset);
-
-        // Top-level fields first; samples are read in a second walk.
+    /// The header of one profile to read: what its samples need and what merges into the result.
+    struct Header {
+        std::vector<ValueType> types;
+        ValueType periodType;
+        int64_t period = 0;
+        int64_t time = 0;
+        int64_t duration = 0;
         std::vector<uint64_t> comments;
+        std::vector<Label> attributes; ///< resource, scope and profile attributes
         size_t sampleCount = 0;
-        {
-            Decoder d(ref.bytes, m_origin);
-            Field f;
-            while (d.next(f)) {
-                const uint32_t n = f.number;
-                if (n == 1) {
-                    if (f.type != WireType::Len)
-                        return wrongType(element, f, "sample_type", WireType::Len);
-                    ValueType vt;
-                    if (Status s = decodeValueType(f.bytes, element.str() + " sample_type", vt); !s)
-                        return s;
-                    p.sampleTypes.push_back(vt);
-                } else if (n == 2) {
-                    if (f.type != WireType::Len)
-                        return wrongType(element, f, "samples", WireType::Len);
-                    ++sampleCount;
-                } else if (n == m_layout.pTime) {
-                    if (f.type != (m_layout.timeIsFixed64 ? WireType::Fixed64 : WireType::Varint))
-                        return wrongType(element, f, "time_unix_nano",
-                            m_layout.timeIsFixed64 ? WireType::Fixed64 : WireType::Varint);
-                    p.timeNanos = f.asInt64();
-                } else if (n == m_layout.pDuration) {
-                    if (f.type != WireType::Varint)
-                        return wrongType(element, f, "duration_nano", WireType::Varint);
-                    p.durationNanos = f.asInt64();
-                } else if (n == m_layout.pPeriodType) {
-                    if (f.type != WireType::Len)
-                        return wrongType(element, f, "period_type", WireType::Len);
-                    if (Status s = decodeValueType(f.bytes, element.str() + " period_type", p.periodType); !s)
-                        return s;
-                } else if (n == m_layout.pPeriod) {
-                    if (f.type != WireType::Varint)
-                        return wrongType(element, f, "period", WireType::Varint);
-                    p.period = f.asInt64();
-                } else if (n == m_layout.pComments) {
-                    if (protowire::forEachVarint(f, [&](uint64_t v) { comments.push_back(v); }) != DecodeError::None)
-                        return invalid(element.str() + ": comment_strindices: packed varints end early");
-                } else if (n == m_layout.pAttributes) {
-                    std::vector<Label> attrs;
-                    if (Status s = forAttributes(f, element, [&](const Label& a) { attrs.push_back(a); }); !s)
-                        return s;
-                    p.attributes.insert(p.attributes.end(), attrs.begin(), attrs.end());
-                } else if (n == m_layout.pLocationIndices) {
-                    if (protowire::forEachVarint(f, [&](uint64_t v) { m_locationIndices.push_back(v); })
-                        != DecodeError::None)
-                        return invalid(element.str() + ": location_indices: packed varints end early");
-                }
-            }
-            if (d.failed())
-                return malformed(element, ref.bytes, d);
-        }
-        for (uint64_t c : comments) {
-            StringId id;
-            if (Status s = resolveString(c, id, element, "comment_strindices"); !s)
-                return s;
-            p.comments.push_back(id);
-        }
-        if (sampleCount > 0 && p.sampleTypes.empty())
-            return invalid(element.str() + ": it has samples but no sample_type");
-        p.defaultSampleType = p.sampleTypes.empty() ? 0 : p.sampleTypes.size() - 1;
-        if (sampleCount == 0)
-            return Status::success();
-        if (m_progress)
-            m_progress->setStage("reading samples");
-        p.sampleStacks.reserve(sampleCount);
-        p.sampleValues.reserve(sampleCount * p.sampleTypes.size());
-        return decodeSamples(ref, elementText, sampleCount);
+        // Filled when the result's sample types are known:
+        std::vector<size_t> columns; ///< the result's column of each of types
+        size_t derivedColumn = SIZE_MAX; ///< count × period goes here (count-only samples)
+        uint32_t labelSet = 0; ///< the attributes not common to every profile read, as a label set
+        std::vector<Label> ownLabels; ///< the same, as labels (sample attributes follow them)
+    };
+
+    static bool sameLabel(const Label& a, const Label& b)
+    {
+        return a.key == b.key && a.str == b.str && a.num == b.num && a.numUnit == b.numUnit;
     }
 
-    Status decodeSamples(const ProfileRef& ref, const std::string& profileElement, size_t sampleCount)
+    Status readHeader(const ProfileRef& ref, size_t index, Header& h)
+    {
+        const std::string elementText = profileElement(ref, index);
+        const Where element(elementText);
+        if (Status s = resourceAttributes(ref, h.attributes); !s)
+            return s;
+        Decoder d(ref.bytes, m_origin);
+        Field f;
+        while (d.next(f)) {
+            const uint32_t n = f.number;
+            if (n == 1) {
+                if (f.type != WireType::Len)
+                    return wrongType(element, f, "sample_type", WireType::Len);
+                ValueType vt;
+                if (Status s = decodeValueType(f.bytes, element.str() + " sample_type", vt); !s)
+                    return s;
+                h.types.push_back(vt);
+            } else if (n == 2) {
+                if (f.type != WireType::Len)
+                    return wrongType(element, f, "samples", WireType::Len);
+                ++h.sampleCount;
+            } else if (n == m_layout.pTime) {
+                if (f.type != (m_layout.timeIsFixed64 ? WireType::Fixed64 : WireType::Varint))
+                    return wrongType(
+                        element, f, "time_unix_nano", m_layout.timeIsFixed64 ? WireType::Fixed64 : WireType::Varint);
+                h.time = f.asInt64();
+            } else if (n == m_layout.pDuration) {
+                if (f.type != WireType::Varint)
+                    return wrongType(element, f, "duration_nano", WireType::Varint);
+                h.duration = f.asInt64();
+            } else if (n == m_layout.pPeriodType) {
+                if (f.type != WireType::Len)
+                    return wrongType(element, f, "period_type", WireType::Len);
+                if (Status s = decodeValueType(f.bytes, element.str() + " period_type", h.periodType); !s)
+                    return s;
+            } else if (n == m_layout.pPeriod) {
+                if (f.type != WireType::Varint)
+                    return wrongType(element, f, "period", WireType::Varint);
+                h.period = f.asInt64();
+            } else if (n == m_layout.pComments) {
+                if (protowire::forEachVarint(f, [&](uint64_t v) { h.comments.push_back(v); }) != DecodeError::None)
+                    return invalid(element.str() + ": comment_strindices: packed varints end early");
+            } else if (n == m_layout.pAttributes) {
+                if (Status s = forAttributes(f, element, [&](const Label& a) { h.attributes.push_back(a); }); !s)
+                    return s;
+            }
+        }
+        if (d.failed())
+            return malformed(element, ref.bytes, d);
+        if (h.sampleCount > 0 && h.types.empty())
+            return invalid(element.str() + ": it has samples but no sample_type");
+        return Status::success();
+    }
+
+    // The result's sample types: each (type, unit) of the profiles read once, in order of first
+    // appearance. A profile of count-only samples ("samples"/"count") with a period gets its
+    // time too (count × period, as the period type: "cpu"/"nanoseconds"), right after the count.
+    void combineSampleTypes(std::vector<Header>& headers)
+    {
+        Profile& p = m_profile;
+        const auto column = [&](ValueType vt) {
+            for (size_t c = 0; c < p.sampleTypes.size(); ++c)
+                if (p.sampleTypes[c].type == vt.type && p.sampleTypes[c].unit == vt.unit)
+                    return c;
+            p.sampleTypes.push_back(vt);
+            return p.sampleTypes.size() - 1;
+        };
+        // A time some profile holds as its sample type (a file symflame wrote) is not derived.
+        const auto explicitType = [&](const ValueType& vt) {
+            return std::any_of(headers.begin(), headers.end(), [&](const Header& h) {
+                return std::any_of(h.types.begin(), h.types.end(),
+                    [&](const ValueType& t) { return t.type == vt.type && t.unit == vt.unit; });
+            });
+        };
+        for (size_t i = 0; i < headers.size(); ++i) {
+            Header& h = headers[i];
+            for (const ValueType& vt : h.types)
+                h.columns.push_back(column(vt));
+            const bool countOnly = h.types.size() == 1 && p.str(h.types[0].unit) == "count";
+            const ValueType& pt = h.periodType;
+            if (countOnly && h.period > 0 && !pt.type.empty() && !pt.unit.empty() && p.str(pt.unit) != "count"
+                && pt.type != h.types[0].type && !explicitType(pt))
+                h.derivedColumn = column(pt);
+            if (i == 0 && !h.columns.empty())
+                p.defaultSampleType = h.derivedColumn != SIZE_MAX ? h.derivedColumn : h.columns.back();
+        }
+    }
+
+    // Attributes every profile read has (the same key and value) stay the profile's; the rest
+    // become labels of each sample, so that samples keep the process they came from.
+    void combineAttributes(std::vector<Header>& headers)
+    {
+        Profile& p = m_profile;
+        for (const Label& a : headers.front().attributes) {
+            const bool everywhere = std::all_of(headers.begin() + 1, headers.end(), [&](const Header& h) {
+                return std::any_of(h.attributes.begin(), h.attributes.end(), [&](const Label& b) { return sameLabel(a, b); });
+            });
+            if (everywhere)
+                p.attributes.push_back(a);
+        }
+        for (Header& h : headers) {
+            for (const Label& a : h.attributes)
+                if (std::none_of(p.attributes.begin(), p.attributes.end(), [&](const Label& b) { return sameLabel(a, b); }))
+                    h.ownLabels.push_back(a);
+            h.labelSet = p.internLabelSet(h.ownLabels);
+        }
+    }
+
+    void combineHeaders(const std::vector<Header>& headers)
+    {
+        Profile& p = m_profile;
+        int64_t start = 0, end = 0;
+        for (const Header& h : headers) {
+            if (p.periodType.type.empty() && !h.periodType.type.empty())
+                p.periodType = h.periodType;
+            p.period = std::max(p.period, h.period);
+            if (h.time != 0) {
+                start = start == 0 ? h.time : std::min(start, h.time);
+                end = std::max(end, h.time + std::max<int64_t>(h.duration, 0));
+            }
+        }
+        p.timeNanos = start;
+        p.durationNanos = start != 0 ? end - start : headers.front().duration;
+    }
+
+    Status addComments(const ProfileRef& ref, size_t index, const Header& h)
+    {
+        const std::string elementText = profileElement(ref, index);
+        for (uint64_t c : h.comments) {
+            StringId id;
+            if (Status s = resolveString(c, id, Where(elementText), "comment_strindices"); !s)
+                return s;
+            if (std::find(m_profile.comments.begin(), m_profile.comments.end(), id) == m_profile.comments.end())
+                m_profile.comments.push_back(id);
+        }
+        return Status::success();
+    }
+
+    // Reads the chosen profiles into one: their headers first (sample types, attributes), then
+    // the samples of each in file order.
+    Status decodeProfiles(const std::vector<size_t>& chosen)
+    {
+        std::vector<Header> headers(chosen.size());
+        size_t total = 0;
+        for (size_t i = 0; i < chosen.size(); ++i) {
+            if (Status s = readHeader(m_profiles[chosen[i]], chosen[i], headers[i]); !s)
+                return s;
+            total += headers[i].sampleCount;
+        }
+        combineSampleTypes(headers);
+        combineAttributes(headers);
+        combineHeaders(headers);
+        m_locationRow.assign(m_locations.size(), kUnset);
+        m_profile.sampleStacks.reserve(total);
+        m_profile.sampleValues.reserve(total * m_profile.sampleTypes.size());
+        if (m_progress && total > 0)
+            m_progress->setStage("reading samples");
+        m_samplesTotal = total;
+        for (size_t i = 0; i < chosen.size(); ++i) {
+            const ProfileRef& ref = m_profiles[chosen[i]];
+            if (Status s = addComments(ref, chosen[i], headers[i]); !s)
+                return s;
+            if (headers[i].sampleCount == 0)
+                continue;
+            if (Status s = readLocationIndices(ref, chosen[i]); !s)
+                return s;
+            if (Status s = decodeSamples(ref, headers[i], profileElement(ref, chosen[i])); !s)
+                return s;
+        }
+        if (m_progress)
+            m_progress->setProgress(m_samplesRead, m_samplesTotal);
+        return Status::success();
+    }
+
+    // 1.7: the profile's location_indices, which its samples slice.
+    Status readLocationIndices(const ProfileRef& ref, size_t index)
+    {
+        m_locationIndices.clear();
+        m_legacySlices.clear();
+        if (m_layout.pLocationIndices == 0)
+            return Status::success();
+        Decoder d(ref.bytes, m_origin);
+        Field f;
+        while (d.next(f))
+            if (f.number == m_layout.pLocationIndices
+                && protowire::forEachVarint(f, [&](uint64_t v) { m_locationIndices.push_back(v); }) != DecodeError::None)
+                return invalid(profileElement(ref, index) + ": location_indices: packed varints end early");
+        return Status::success();
+    }
+
+    Status decodeSamples(const ProfileRef& ref, const Header& header, const std::string& profileElement)
     {
         Profile& p = m_profile;
         const Layout& L = m_layout;
-        const size_t nTypes = p.sampleTypes.size();
+        const size_t nTypes = header.types.size();
+        std::vector<int64_t> row(p.sampleTypes.size(), 0);
+        // Label sets by the bytes of the samples' attribute_indices: threads repeat.
+        std::unordered_map<std::string_view, uint32_t> setOfAttributes;
         std::vector<int64_t> values;
         std::vector<int64_t> timestamps;
         std::vector<Label> labels;
@@ -1499,18 +1643,42 @@ private:
             } else if (Status s = legacyStack(locStart, locLength, Where::sampleOf(profileElement, index), stack); !s) {
                 return s;
             }
+            uint32_t labelSet = header.labelSet;
             if (sawAttributes) {
-                if (Status s = forAttributes(attributeField, Where::sampleOf(profileElement, index),
-                        [&](const Label& a) { labels.push_back(a); });
-                    !s)
-                    return s;
+                const std::string_view key(reinterpret_cast<const char*>(attributeField.bytes.data()),
+                    attributeField.type == WireType::Len ? attributeField.bytes.size() : 0);
+                const auto known = attributeField.type == WireType::Len ? setOfAttributes.find(key) : setOfAttributes.end();
+                if (known != setOfAttributes.end()) {
+                    labelSet = known->second;
+                } else {
+                    labels = header.ownLabels;
+                    // A sample attribute that repeats one of the profile's adds nothing.
+                    if (Status s = forAttributes(attributeField, Where::sampleOf(profileElement, index),
+                            [&](const Label& a) {
+                                if (std::none_of(header.attributes.begin(), header.attributes.end(),
+                                        [&](const Label& b) { return sameLabel(a, b); }))
+                                    labels.push_back(a);
+                            });
+                        !s)
+                        return s;
+                    labelSet = p.internLabelSet(labels);
+                    if (attributeField.type == WireType::Len)
+                        setOfAttributes.emplace(key, labelSet);
+                }
             }
             uint32_t link = 0;
             if (linkIndex != 0)
                 if (Status s = linkAt(linkIndex, Where::sampleOf(profileElement, index), link); !s)
                     return s;
 
-            // Values and timestamps into model samples.
+            // Values and timestamps into model samples, in the result's columns.
+            const auto put = [&](const int64_t* v, int64_t timestamp) {
+                for (size_t k = 0; k < nTypes; ++k)
+                    row[header.columns[k]] = v[k];
+                if (header.derivedColumn != SIZE_MAX)
+                    row[header.derivedColumn] = v[0] * header.period;
+                addSample(stack, row.data(), timestamp, link, labelSet);
+            };
             if (nTypes == 1) {
                 if (values.empty() && timestamps.empty())
                     return invalid(
@@ -1524,11 +1692,11 @@ private:
                     int64_t sum = 0;
                     for (int64_t v : values)
                         sum += v;
-                    addSample(stack, &sum, 0, link, labels);
+                    put(&sum, 0);
                 } else {
                     for (size_t k = 0; k < timestamps.size(); ++k) {
                         const int64_t v = values.empty() ? 1 : values[k];
-                        addSample(stack, &v, timestamps[k] == 0 ? 0 : timestamps[k], link, labels);
+                        put(&v, timestamps[k]);
                     }
                 }
             } else {
@@ -1537,21 +1705,19 @@ private:
                     return invalid(Where::sampleOf(profileElement, index).str() + ": it has "
                         + counted(values.size(), "value", "values") + " but the profile has "
                         + counted(nTypes, "sample type", "sample types"));
-                addSample(stack, values.data(), timestamps.empty() ? 0 : timestamps.front(), link, labels);
+                put(values.data(), timestamps.empty() ? 0 : timestamps.front());
             }
             if (p.sampleCount() > m_options.maxSamples)
                 return makeError(ErrorCode::TooLarge,
                     profileElement + ": more than " + std::to_string(m_options.maxSamples) + " samples");
 
             ++index;
-            if ((index & 0xffff) == 0 && m_progress) {
+            if ((++m_samplesRead & 0xffff) == 0 && m_progress) {
                 if (m_progress->isCancelled())
                     return makeError(ErrorCode::Cancelled, "cancelled");
-                m_progress->setProgress(index, sampleCount);
+                m_progress->setProgress(m_samplesRead, m_samplesTotal);
             }
         }
-        if (m_progress)
-            m_progress->setProgress(index, sampleCount);
         return Status::success();
     }
 
@@ -1605,8 +1771,7 @@ private:
         }
     };
 
-    void addSample(
-        StackId stack, const int64_t* values, int64_t timestamp, uint32_t link, const std::vector<Label>& labels)
+    void addSample(StackId stack, const int64_t* values, int64_t timestamp, uint32_t link, uint32_t labelSet)
     {
         Profile& p = m_profile;
         const size_t index = p.sampleCount();
@@ -1620,12 +1785,8 @@ private:
             p.sampleLinks.assign(index, 0);
         if (!p.sampleLinks.empty())
             p.sampleLinks.push_back(link);
-        if (!labels.empty() && p.labelBegin.empty())
-            p.labelBegin.assign(index + 1, 0);
-        if (!p.labelBegin.empty()) {
-            p.labels.insert(p.labels.end(), labels.begin(), labels.end());
-            p.labelBegin.push_back(static_cast<uint32_t>(p.labels.size()));
-        }
+        if (labelSet != 0 || !p.sampleLabelSets.empty())
+            p.setSampleLabelSet(index, labelSet);
     }
 
     std::span<const uint8_t> m_data;
@@ -1649,6 +1810,7 @@ private:
     std::vector<uint32_t> m_stringIds, m_mappingRow, m_functionRow, m_locationRow, m_stackRow, m_linkRow;
     std::vector<Label> m_attributeCache;
     std::vector<uint8_t> m_attributeDone;
+    size_t m_samplesRead = 0, m_samplesTotal = 0; // over all profiles read, for progress
     std::vector<uint64_t> m_locationIndices; // 1.7
     std::unordered_map<std::pair<uint64_t, uint64_t>, StackId, SliceHash> m_legacySlices; // 1.7: (start, length)
     uint64_t m_legacyFrames = 0; // 1.7: frames of the slices in m_legacySlices

@@ -9,6 +9,7 @@
 #include "model/io/fileio.h"
 #include "model/io/protowire.h"
 
+#include <algorithm>
 #include <deque>
 #include <functional>
 #include <limits>
@@ -151,6 +152,8 @@ const char* frameTypeName(FrameKind k)
         return "dotnet";
     case FrameKind::Beam:
         return "beam";
+    case FrameKind::Label:
+        return nullptr;
     }
     return nullptr;
 }
@@ -299,6 +302,16 @@ std::vector<uint8_t> encodeOtlp(const Profile& p)
     labelIndexCache.reserve(p.labels.size());
     for (const Label& l : p.labels)
         labelIndexCache.push_back(labelAttribute(l));
+    // A sample goes to the profile of each type it has a value of (merged captures: a CPU sample
+    // has no off-CPU time); one of no value at all goes to the first, so that none is lost.
+    const auto writes = [&](size_t i, size_t t) {
+        if (p.value(i, t) != 0)
+            return true;
+        if (t != 0)
+            return false;
+        const auto v = p.values(i);
+        return std::all_of(v.begin(), v.end(), [](int64_t x) { return x == 0; });
+    };
     const uint64_t periodType = s(p.periodType.type), periodUnit = s(p.periodType.unit);
     std::vector<std::pair<uint64_t, uint64_t>> types;
     for (const ValueType& vt : p.sampleTypes)
@@ -310,11 +323,15 @@ std::vector<uint8_t> encodeOtlp(const Profile& p)
         if (nTypes > 0)
             writeValueType(e, 1, types[t].first, types[t].second);
         for (size_t i = 0; i < p.sampleCount(); ++i) {
+            if (nTypes > 1 && !writes(i, t))
+                continue;
             const size_t sm = e.beginMessage(2);
             writeIfNonZero(e, 1, uint64_t(p.sampleStacks[i].index()) + 1);
-            if (!p.labelBegin.empty())
-                e.packedVarintField(2, p.labelBegin[i + 1] - p.labelBegin[i],
-                    [&](size_t k) { return uint64_t(labelIndexCache[p.labelBegin[i] + k]); });
+            if (const uint32_t set = p.sampleLabelSet(i); set != 0) {
+                const uint32_t begin = p.labelSetBegin[set];
+                e.packedVarintField(2, p.labelSetBegin[set + 1] - begin,
+                    [&](size_t k) { return uint64_t(labelIndexCache[begin + k]); });
+            }
             if (!p.sampleLinks.empty())
                 writeIfNonZero(e, 3, p.sampleLinks[i]);
             const uint64_t v = static_cast<uint64_t>(p.value(i, t));

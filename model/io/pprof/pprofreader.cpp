@@ -926,12 +926,8 @@ private:
             }
             p.sampleStacks.push_back(stackId);
 
-            if (!sampleLabels.empty() && p.labelBegin.empty())
-                p.labelBegin.assign(local + 1, 0); // the first labelled sample: earlier ones have none
-            if (!p.labelBegin.empty()) {
-                p.labels.insert(p.labels.end(), sampleLabels.begin(), sampleLabels.end());
-                p.labelBegin.push_back(static_cast<uint32_t>(p.labels.size()));
-            }
+            if (!sampleLabels.empty() || p.hasLabels())
+                p.setSampleLabelSet(local, p.internLabelSet(sampleLabels));
 
             ++index;
             ++local;
@@ -1031,13 +1027,12 @@ private:
         for (const StackId s : second.sampleStacks)
             p.sampleStacks.push_back(idOf[s.index()]);
         p.sampleValues.insert(p.sampleValues.end(), second.sampleValues.begin(), second.sampleValues.end());
-        if (!second.labelBegin.empty() || !p.labelBegin.empty()) {
-            if (p.labelBegin.empty())
-                p.labelBegin.assign(firstCount + 1, 0);
-            const auto base = static_cast<uint32_t>(p.labels.size());
-            p.labels.insert(p.labels.end(), second.labels.begin(), second.labels.end());
+        if (second.hasLabels()) {
+            std::vector<uint32_t> setOf(second.labelSetCount());
+            for (size_t s = 0; s < setOf.size(); ++s)
+                setOf[s] = p.internLabelSet(second.labelSet(static_cast<uint32_t>(s)));
             for (size_t i = 0; i < second.sampleStacks.size(); ++i)
-                p.labelBegin.push_back(base + (second.labelBegin.empty() ? 0 : second.labelBegin[i + 1]));
+                p.setSampleLabelSet(firstCount + i, setOf[second.sampleLabelSet(i)]);
         }
         if (m_progress)
             m_progress->setProgress(m_sampleCount, m_sampleCount);

@@ -1142,7 +1142,13 @@ void TestOtlp::cli()
     ProcessResult r = runSymflame({ QStringLiteral("info"), file });
     QCOMPARE(r.exitCode, 0);
     QVERIFY2(r.out.contains("Format:        otlp 1.10.0\n"), r.out.constData());
-    QVERIFY(r.out.contains("Profiles:      3 (showing #0; choose with --profile N)\n"));
+    QVERIFY(r.out.contains("Profiles:      3 (showing all, merged; one with --profile N)\n"));
+    // Merged: each sample type once, the first profile's the default; the resources' attributes
+    // are labels (their keys listed with their values), the scope's shared ones attributes.
+    QVERIFY2(r.out.contains("Sample types:  cpu (nanoseconds) [default], samples (count), wall (nanoseconds)\n"),
+        r.out.constData());
+    QVERIFY2(r.out.contains("Attribute:     otel.scope.name = otlpgen\n"), r.out.constData());
+    QVERIFY2(r.out.contains("Label:         service.name (2 values"), r.out.constData());
     QVERIFY(r.out.contains("  #0  checkout  app  cpu (nanoseconds)  5 samples\n"));
     QVERIFY(r.out.contains("  #1  checkout  app  samples (count)  2 samples\n"));
     QVERIFY(r.out.contains("  #2  inventory  inv  wall (nanoseconds)  1 sample\n"));

@@ -216,10 +216,7 @@ Profile richProfile()
         for (uint32_t l : stack)
             locs.push_back(LocationId(l));
         p.addSample(p.internStack(locs), values);
-        if (p.labelBegin.empty())
-            p.labelBegin.push_back(0);
-        p.labels.insert(p.labels.end(), labels.begin(), labels.end());
-        p.labelBegin.push_back(uint32_t(p.labels.size()));
+        p.setSampleLabelSet(p.sampleCount() - 1, p.internLabelSet(labels));
     };
     addSample(
         { 2, 0, 1 }, { 1, 512, 512 }, { { s("thread"), s("worker-1"), 0, {} }, { s("bytes"), {}, 512, s("bytes") } });
@@ -393,7 +390,7 @@ private slots:
         QCOMPARE(p.sampleStack(0)[0], LocationId(0u));
         QCOMPARE(p.sampleStack(0)[1], LocationId(1u));
         QCOMPARE(p.sampleStack(1)[0], LocationId(1u));
-        QVERIFY(p.labelBegin.empty());
+        QVERIFY(!p.hasLabels());
         QCOMPARE(p.totalValue(1), int64_t(30000));
 
         // The same bytes gzip-compressed.
@@ -558,7 +555,7 @@ private slots:
         auto r = readBytes(serialize(src));
         QVERIFY2(r.ok(), describe(r).c_str());
         const Profile& p = *r;
-        QCOMPARE(p.labelBegin.size(), p.sampleCount() + 1);
+        QCOMPARE(p.sampleLabelSets.size(), p.sampleCount());
         QCOMPARE(p.sampleLabels(0).size(), size_t(0));
         QCOMPARE(p.sampleLabels(1).size(), size_t(0));
         const auto l2 = p.sampleLabels(2);
