@@ -273,7 +273,13 @@ Result<Profile> applyLabelView(const Profile& in, const LabelView& view, Progres
         return it->second;
     };
     const bool grouping = !view.rootKeys.empty() || !view.leafKeys.empty();
+    // Only the sets samples use get group frames (set 0, none, may be unused).
+    std::vector<uint8_t> used(sets, 0);
+    for (size_t i = 0; i < in.sampleCount(); ++i)
+        used[in.sampleLabelSet(i)] = 1;
     for (size_t s = 0; s < sets; ++s) {
+        if (!used[s])
+            continue;
         const auto labels = in.labelSet(static_cast<uint32_t>(s));
         for (const TagFilter& f : view.focus)
             keep[s] = keep[s] && f.matches(in, labels);

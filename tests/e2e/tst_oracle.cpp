@@ -226,6 +226,85 @@ private slots:
         QVERIFY(!pprofRefused.ok()); // pprof refuses the pair too
     }
 
+    void labelViews_data()
+    {
+        QTest::addColumn<QStringList>("pprofOptions");
+        QTest::addColumn<QStringList>("ourOptions");
+        const auto row = [](const char* name, QStringList pprof, QStringList ours) {
+            QTest::newRow(name) << pprof << ours;
+        };
+        row("tagroot worker,stage", { "-tagroot=worker,stage" }, { "--group-by", "worker,stage" });
+        row("tagleaf stage,worker", { "-tagleaf=stage,worker" }, { "--group-leaf", "stage,worker" });
+        row("tagroot and tagleaf", { "-tagroot=worker", "-tagleaf=stage" }, { "--group-by", "worker", "--group-leaf", "stage" });
+        row("tagfocus key=value", { "-tagfocus=worker=main" }, { "--tag-focus", "worker=main" });
+        row("tagfocus key:value regexps", { "-tagfocus=worker:ma,stage:(fib|tree)" }, { "--tag-focus", "worker:ma,stage:(fib|tree)" });
+        row("tagfocus any of two values", { "-tagfocus=worker=sorter,churner" }, { "--tag-focus", "worker=sorter,churner" });
+        row("tagignore", { "-tagignore=stage=fib|tree" }, { "--tag-ignore", "stage=fib|tree" });
+        row("tagroot with tagfocus", { "-tagroot=stage", "-tagfocus=worker=main" },
+            { "--group-by", "stage", "--tag-focus", "worker=main" });
+    }
+    // A real Go CPU profile whose samples carry pprof.Do labels (worker, stage; the runtime's own
+    // samples none): symflame's label options against pprof's -tagroot, -tagleaf, -tagfocus and
+    // -tagignore, function for function in -top and stack for stack in -traces.
+    void labelViews()
+    {
+        QFETCH(QStringList, pprofOptions);
+        QFETCH(QStringList, ourOptions);
+        const QString file = QString::fromUtf8(fixtures::goLabelsProfile);
+        const QStringList unit { QStringLiteral("-sample_index=cpu"), QStringLiteral("-unit=nanoseconds") };
+
+        RUN_PPROF(top, fixtures::goLabelsProfile,
+            QStringList { QStringLiteral("-top"), QStringLiteral("-nodecount=0"), QStringLiteral("-nodefraction=0") } + unit
+                + pprofOptions);
+        QString error;
+        const auto expected = parseTop(top.out, &error);
+        QVERIFY2(expected, qPrintable(error));
+        QHash<QString, QPair<int64_t, int64_t>> want;
+        for (const TopRow& r : expected->rows)
+            want.insert(r.name, { r.flat, r.cum });
+        RUN_SYMFLAME(ours, QStringList { QStringLiteral("top"), file, QStringLiteral("-n"), QStringLiteral("0"),
+                               QStringLiteral("--sample-type"), QStringLiteral("cpu"), QStringLiteral("--json") }
+                + ourOptions);
+        const QJsonObject obj = QJsonDocument::fromJson(ours.out).object();
+        QCOMPARE(obj.value(QLatin1String("total")).toInteger(), expected->total);
+        QHash<QString, QPair<int64_t, int64_t>> got;
+        for (const QJsonValue& v : obj.value(QLatin1String("functions")).toArray()) {
+            const QJsonObject e = v.toObject();
+            got.insert(e.value(QLatin1String("name")).toString(),
+                { e.value(QLatin1String("flat")).toInteger(), e.value(QLatin1String("cum")).toInteger() });
+        }
+        QVERIFY(want.size() > 5);
+        QCOMPARE(got, want);
+
+        // -traces: one block per sample, leaf first; pprof lists the samples' own labels above
+        // the frames, which folded stacks don't carry.
+        RUN_PPROF(traces, fixtures::goLabelsProfile, QStringList { QStringLiteral("-traces") } + unit + pprofOptions);
+        const auto t = parseTraces(traces.out, &error);
+        QVERIFY2(t, qPrintable(error));
+        QHash<QString, int64_t> stacks;
+        for (const Trace& trace : *t) {
+            QStringList rootFirst;
+            for (qsizetype i = trace.frames.size() - 1; i >= 0; --i)
+                rootFirst << trace.frames[i];
+            stacks[rootFirst.join(QLatin1Char(';'))] += trace.value;
+        }
+        for (auto it = stacks.begin(); it != stacks.end();)
+            it = it.value() == 0 ? stacks.erase(it) : std::next(it);
+        QVERIFY(!stacks.isEmpty());
+        RUN_SYMFLAME(folded, QStringList { QStringLiteral("collapse"), file, QStringLiteral("--sample-type"),
+                                 QStringLiteral("cpu") } + ourOptions);
+        QHash<QString, int64_t> ourStacks;
+        for (const QByteArray& line : folded.out.split('\n')) {
+            if (line.isEmpty())
+                continue;
+            const qsizetype space = line.lastIndexOf(' ');
+            ourStacks.insert(QString::fromUtf8(line.left(space)), line.mid(space + 1).toLongLong());
+        }
+        const QSet<QString> a(stacks.keyBegin(), stacks.keyEnd()), b(ourStacks.keyBegin(), ourStacks.keyEnd());
+        QVERIFY2(a == b, qPrintable(QStringLiteral("only pprof: %1\nonly symflame: %2").arg(difference(a, b), difference(b, a))));
+        QCOMPARE(ourStacks, stacks);
+    }
+
     void top_data() { addSampleTypeRows(); }
     void top()
     {

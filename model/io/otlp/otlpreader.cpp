@@ -1777,14 +1777,15 @@ private:
         const size_t index = p.sampleCount();
         p.sampleStacks.push_back(stack);
         p.sampleValues.insert(p.sampleValues.end(), values, values + p.sampleTypes.size());
-        if (timestamp != 0 && p.sampleTimestamps.empty())
-            p.sampleTimestamps.assign(index, 0);
-        if (!p.sampleTimestamps.empty())
+        // The first sample with a timestamp (or link) gives the samples before it none.
+        if (timestamp != 0 || !p.sampleTimestamps.empty()) {
+            p.sampleTimestamps.resize(index, 0);
             p.sampleTimestamps.push_back(timestamp);
-        if (link != 0 && p.sampleLinks.empty())
-            p.sampleLinks.assign(index, 0);
-        if (!p.sampleLinks.empty())
+        }
+        if (link != 0 || !p.sampleLinks.empty()) {
+            p.sampleLinks.resize(index, 0);
             p.sampleLinks.push_back(link);
+        }
         if (labelSet != 0 || !p.sampleLabelSets.empty())
             p.setSampleLabelSet(index, labelSet);
     }

@@ -20,3 +20,5 @@ symflame_add_test(NAME tst_toptable SOURCES tst_toptable.cpp TIMEOUT 600)
 symflame_add_test(NAME tst_folded SOURCES tst_folded.cpp)
 symflame_add_test(NAME tst_flamelayout SOURCES tst_flamelayout.cpp)
 symflame_add_test(NAME tst_frameformat SOURCES tst_frameformat.cpp)
+# Label views: label filters (pprof's -tagfocus forms), time ranges, group frames.
+symflame_add_test(NAME tst_labelview SOURCES tst_labelview.cpp)

@@ -12,6 +12,7 @@
 
 #include "model/analysis/calltree.h"
 #include "model/analysis/collapse.h"
+#include "model/analysis/labelview.h"
 #include "model/core/merge.h"
 #include "model/io/gzip.h"
 #include "model/io/otlp/otlp.h"
@@ -26,6 +27,7 @@
 #include <QCryptographicHash>
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -209,6 +211,8 @@ private slots:
     void collectorBadInput_data();
     void collectorBadInput();
     void merge();
+    void wholeSystemCapture_data();
+    void wholeSystemCapture();
     void roundTrip();
     void pprofFixtureToOtlp();
     void sha256();
@@ -995,6 +999,127 @@ void TestOtlp::merge()
     QCOMPARE(differing, size_t(1));
     QVERIFY2(QString::fromStdString(refused.error().message).startsWith("profile 2 has other sample types"),
         refused.error().message.c_str());
+}
+
+void TestOtlp::wholeSystemCapture_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<bool>("zstd");
+    for (bool zstd : { false, true }) {
+        const char* z = zstd ? ", zstd" : "";
+        QTest::addRow("1.10%s", z) << otlpFile("capture-v1.10.pb") << zstd;
+        QTest::addRow("1.9%s", z) << otlpFile("capture-v1.9.pb") << zstd;
+        QTest::addRow("1.8%s", z) << otlpFile("capture-v1.8.pb") << zstd;
+        QTest::addRow("Collector length-prefixed%s", z) << otlpFile("capture-requests.pb") << zstd;
+        QTest::addRow("Collector JSON lines%s", z) << otlpFile("capture-requests.jsonl") << zstd;
+    }
+}
+
+// A capture laid out as the OpenTelemetry eBPF profiler lays it out (otlpgen: one resource per
+// process, a CPU profile of count-only samples and an off-CPU profile in each), in every layout
+// and as the Collector's files, plain and zstd. Read whole, it is one profile: samples, cpu and
+// off_cpu side by side; every sample knows its process and thread by label; the CPU time is
+// count x period; per process the figures otlpgen counted; and sample for sample it is the sum
+// of the file's profiles read one at a time.
+void TestOtlp::wholeSystemCapture()
+{
+    QFETCH(QString, file);
+    QFETCH(bool, zstd);
+    QTemporaryDir tmp;
+    if (zstd) {
+        const QString copy = tmp.filePath(QFileInfo(file).fileName());
+        QVERIFY(QFile::copy(file, copy));
+        file = zstdOf(copy);
+        QVERIFY(!file.isEmpty());
+    }
+    // pid -> (CPU samples, off-CPU nanoseconds), as otlpgen wrote them.
+    QMap<QString, QPair<int64_t, int64_t>> expected;
+    for (const QByteArray& line : readAllOf(otlpFile("capture-expected.txt")).split('\n')) {
+        const QList<QByteArray> f = line.split(' ');
+        if (f.size() == 6)
+            expected.insert(QString::fromUtf8(f[1]), { f[3].toLongLong(), f[5].toLongLong() });
+    }
+    QCOMPARE(expected.size(), 5);
+
+    LoadOptions all;
+    auto r = loadProfile(file.toStdString(), all);
+    QVERIFY2(r.ok(), r.ok() ? "" : r.error().toString().c_str());
+    const Profile& p = *r;
+    QVERIFY(!p.profileIndex);
+    QCOMPARE(p.profilesInFile.size(), size_t(10));
+    QStringList types;
+    for (const ValueType& t : p.sampleTypes)
+        types << QString::fromUtf8(p.str(t.type)) + "/" + QString::fromUtf8(p.str(t.unit));
+    QCOMPARE(types, QStringList({ "samples/count", "cpu/nanoseconds", "off_cpu/nanoseconds" }));
+    QCOMPARE(p.str(p.sampleTypes[p.defaultSampleType].type), std::string_view("cpu"));
+    QCOMPARE(p.period, int64_t(50'000'000));
+    // What all processes share is the profile's; what tells them apart, the samples'.
+    QCOMPARE(p.attribute("host.name"), std::string_view("capture-host"));
+    QVERIFY(p.attribute("process.pid").empty());
+
+    QMap<QString, QPair<int64_t, int64_t>> perProcess;
+    for (size_t i = 0; i < p.sampleCount(); ++i) {
+        const auto labels = p.sampleLabels(i);
+        QCOMPARE(p.value(i, 1), p.value(i, 0) * 50'000'000); // cpu = count x period
+        QVERIFY(p.value(i, 0) == 0 || p.value(i, 2) == 0);    // a CPU or an off-CPU sample
+        QVERIFY(!labelValueText(p, labels, "thread.name").empty());
+        QVERIFY(!labelValueText(p, labels, "thread.id").empty());
+        QVERIFY(p.sampleTimestamps.at(i) != 0);
+        auto& e = perProcess[QString::fromStdString(labelValueText(p, labels, "process.pid"))];
+        e.first += p.value(i, 0);
+        e.second += p.value(i, 2);
+    }
+    QCOMPARE(perProcess, expected);
+    // The per-process totals as the labels panel lists them.
+    int64_t cpuTotal = 0;
+    for (const LabelValueInfo& v : labelValues(p, "process.pid", 1)) {
+        QVERIFY(expected.contains(QString::fromStdString(v.value)));
+        QCOMPARE(v.total, expected[QString::fromStdString(v.value)].first * 50'000'000);
+        cpuTotal += v.total;
+    }
+    QCOMPARE(cpuTotal, p.totalValue(1));
+
+    // Sample for sample: each profile read alone, its samples keyed by process, type, value,
+    // time, thread and stack, against the merged profile's samples of the same type.
+    const auto stackText = [](const Profile& q, size_t i) {
+        QStringList frames;
+        for (LocationId l : q.sampleStack(i)) {
+            const Location& loc = q.locations[l.index()];
+            const Mapping* m = q.mappingOf(loc);
+            QString f = m ? QString::fromUtf8(q.str(m->file)) + "+" + QString::number(loc.address, 16) : QString();
+            for (const Line& line : q.linesOf(loc))
+                f += ":" + QString::fromUtf8(q.str(q.functions[line.function.index()].name));
+            frames << f;
+        }
+        return frames.join(';');
+    };
+    const auto keyOf = [&](const Profile& q, size_t i, const std::string& type, int64_t value) {
+        const auto labels = q.sampleLabels(i);
+        return QStringLiteral("%1 %2 %3 %4 %5/%6/%7 %8")
+            .arg(QString::fromStdString(labelValueText(q, labels, "process.pid")), QString::fromStdString(type))
+            .arg(value)
+            .arg(q.sampleTimestamps.empty() ? 0 : q.sampleTimestamps[i])
+            .arg(QString::fromStdString(labelValueText(q, labels, "thread.name")),
+                QString::fromStdString(labelValueText(q, labels, "thread.id")),
+                QString::fromStdString(labelValueText(q, labels, "cpu.logical_number")), stackText(q, i));
+    };
+    QMap<QString, int> merged, alone;
+    for (size_t i = 0; i < p.sampleCount(); ++i)
+        for (size_t t = 0; t < p.sampleTypes.size(); ++t)
+            if (p.value(i, t) != 0)
+                ++merged[keyOf(p, i, std::string(p.str(p.sampleTypes[t].type)), p.value(i, t))];
+    for (size_t j = 0; j < p.profilesInFile.size(); ++j) {
+        auto one = loadPath(file, j);
+        QVERIFY2(one.ok(), one.ok() ? "" : one.error().toString().c_str());
+        QCOMPARE(one->profileIndex, std::optional<size_t>(j));
+        QCOMPARE(labelValueText(*one, {}, "process.pid"), std::to_string(one->profilesInFile[j].pid));
+        for (size_t i = 0; i < one->sampleCount(); ++i)
+            for (size_t t = 0; t < one->sampleTypes.size(); ++t)
+                if (one->value(i, t) != 0)
+                    ++alone[keyOf(*one, i, std::string(one->str(one->sampleTypes[t].type)), one->value(i, t))];
+    }
+    QVERIFY(merged.size() > 100);
+    QCOMPARE(merged, alone);
 }
 
 void TestOtlp::roundTrip()
