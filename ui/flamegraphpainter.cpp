@@ -62,6 +62,31 @@ FlameGraphPainter::FlameGraphPainter()
 void FlameGraphPainter::setSnapshot(std::shared_ptr<const ProfileSnapshot> snapshot)
 {
     m_snapshot = std::move(snapshot);
+    m_labelNames.clear();
+    if (m_snapshot && m_snapshot->symbols && m_snapshot->profile) {
+        // Group frames (FrameKind::Label) read as what they group: "pid 833", "tid 8330",
+        // the value of a name, else "key: value".
+        const Profile& p = *m_snapshot->profile;
+        const SymbolTable& symbols = *m_snapshot->symbols;
+        for (size_t i = 0; i < symbols.size(); ++i) {
+            const Symbol& sym = symbols.symbol(SymbolId(i));
+            if (sym.exemplar.index() >= p.locations.size() || p.locations[sym.exemplar.index()].kind != FrameKind::Label)
+                continue;
+            const Location& loc = p.locations[sym.exemplar.index()];
+            const Function& fn = p.functions[p.linesOf(loc)[0].function.index()];
+            const std::string_view key = p.str(fn.file), value = p.str(fn.name);
+            std::string text;
+            if (key == "process.pid" || key == "pid")
+                text = "pid " + std::string(value);
+            else if (key == "thread.id" || key == "thread_id" || key == "tid")
+                text = "tid " + std::string(value);
+            else if (key.ends_with(".name") || key == "comm")
+                text = std::string(value);
+            else
+                text = std::string(key) + ": " + std::string(value);
+            m_labelNames.emplace(uint32_t(i), std::move(text));
+        }
+    }
     m_layout = FlameLayout();
     m_highlight.clear();
     m_selected = NodeId();
@@ -181,6 +206,9 @@ std::string_view FlameGraphPainter::nameOf(NodeId node) const
     const CallTree& tree = *m_snapshot->tree;
     if (!node.valid() || node == tree.root())
         return "all";
+    if (!m_labelNames.empty())
+        if (const auto it = m_labelNames.find(tree.node(node).symbol.value); it != m_labelNames.end())
+            return it->second;
     return m_snapshot->symbols->displayName(tree.node(node).symbol);
 }
 
@@ -289,8 +317,8 @@ QColor FlameGraphPainter::kindColor(FrameKind kind, bool dark)
         hue = 160;
         break;
     case FrameKind::Label:
-        // Group frames: grey, apart from every kind of code.
-        return QColor(QColor::fromHsv(0, 0, dark ? 110 : 200).rgb());
+        // Group frames: a muted slate blue, apart from every kind of code.
+        return QColor(QColor::fromHsv(215, dark ? 70 : 45, dark ? 120 : 215).rgb());
     }
     return QColor(QColor::fromHsv(hue, dark ? 150 : 120, dark ? 170 : 235).rgb());
 }
@@ -343,6 +371,8 @@ QColor FlameGraphPainter::nodeColor(NodeId node, bool dark) const
     if (node == m_snapshot->tree->root())
         return dark ? QColor(110, 110, 120) : QColor(215, 215, 222);
     const SymbolId symbol = m_snapshot->tree->node(node).symbol;
+    if (m_labelNames.count(symbol.value))
+        return kindColor(FrameKind::Label, dark); // group frames look alike in every scheme
     switch (m_scheme) {
     case ColorScheme::Name:
         break;

@@ -15,6 +15,8 @@
 
 #include <memory>
 #include <string_view>
+#include <string>
+#include <unordered_map>
 #include <vector>
 
 class QFontMetrics;
@@ -147,6 +149,7 @@ private:
     bool isInlined(model::SymbolId symbol) const;
 
     std::shared_ptr<const ProfileSnapshot> m_snapshot;
+    std::unordered_map<uint32_t, std::string> m_labelNames; ///< group frames' symbols: their text
     model::NodeId m_root;
     std::vector<model::NodeId> m_ancestors;
     model::FlameLayout m_layout;

@@ -7,6 +7,8 @@
 #include <QComboBox>
 #include <QLabel>
 
+#include <algorithm>
+
 namespace symflame::ui {
 
 using namespace symflame::model;
@@ -21,6 +23,14 @@ FlameToolBar::FlameToolBar(FlameGraphWidget* flame, QWidget* parent)
     m_sampleType = new QComboBox;
     m_sampleType->setToolTip(tr("Sample type shown by the flame graph"));
     m_sampleTypeActions = addChooser(m_sampleType, tr("Sample type:"), nullptr);
+    m_groupBy = new QComboBox;
+    m_groupBy->setObjectName(QStringLiteral("groupByChoice"));
+    m_groupBy->setToolTip(tr("Group the samples under a frame per process, thread or label value"));
+    m_groupByActions = addChooser(m_groupBy, tr("Group by:"), nullptr);
+    connect(m_groupBy, &QComboBox::activated, this, [this](int index) {
+        if (index >= 0 && size_t(index) < m_groupings.size())
+            emit groupByChosen(m_groupings[size_t(index)]);
+    });
     m_separator = addSeparator();
     m_separator->setVisible(false);
     connect(m_sampleType, &QComboBox::activated, this, [this](int index) {
@@ -97,22 +107,74 @@ void FlameToolBar::setSnapshot(std::shared_ptr<const ProfileSnapshot> snapshot)
             m_profileChoice->setCurrentIndex(choiceIndex(profile.profileIndex));
         }
     }
+    fillGroupBy();
     const bool types = m_sampleType->count() > 1, profiles = m_profileChoice->count() > 1;
+    const bool groupings = m_groupBy->count() > 1;
+    m_groupByActions.first->setVisible(groupings);
+    m_groupByActions.second->setVisible(groupings);
     m_profileActions.first->setVisible(profiles);
     m_profileActions.second->setVisible(profiles);
     m_sampleTypeActions.first->setVisible(types);
     m_sampleTypeActions.second->setVisible(types);
-    m_separator->setVisible(types || profiles);
+    m_separator->setVisible(types || profiles || groupings);
 }
 
 void FlameToolBar::setBusy(bool busy)
 {
     m_sampleType->setEnabled(!busy);
     m_profileChoice->setEnabled(!busy);
+    m_groupBy->setEnabled(!busy);
     if (!busy && m_snapshot) {
         m_sampleType->setCurrentIndex(static_cast<int>(m_snapshot->sampleType));
         m_profileChoice->setCurrentIndex(choiceIndex(m_snapshot->profile->profileIndex));
+        selectGrouping();
     }
+}
+
+void FlameToolBar::fillGroupBy()
+{
+    m_groupBy->clear();
+    m_groupings.clear();
+    if (!m_snapshot)
+        return;
+    const Profile& source = m_snapshot->source ? *m_snapshot->source : *m_snapshot->profile;
+    std::vector<std::string> keys;
+    for (const LabelKeyInfo& k : labelKeys(source))
+        if (k.values > 1) // a key of one value groups nothing
+            keys.push_back(k.key);
+    const auto has = [&](std::string_view key) { return std::find(keys.begin(), keys.end(), key) != keys.end(); };
+    const auto add = [&](const QString& text, std::vector<std::string> grouping) {
+        m_groupBy->addItem(text);
+        m_groupings.push_back(std::move(grouping));
+    };
+    if (keys.empty() && m_snapshot->view.labels.rootKeys.empty())
+        return;
+    add(tr("Nothing"), {});
+    if (has("process.pid"))
+        add(tr("Process"), processKeys());
+    if (has("thread.name"))
+        add(tr("Thread"), has("process.pid") ? std::vector<std::string> { "process.executable.name", "process.pid", "thread.name" }
+                                             : std::vector<std::string> { "thread.name" });
+    for (const std::string& k : keys)
+        add(QString::fromStdString(k), { k });
+    // A grouping in force that none of the items is (set by a test or a later feature) is shown too.
+    const auto& current = m_snapshot->view.labels.rootKeys;
+    if (!current.empty() && std::find(m_groupings.begin(), m_groupings.end(), current) == m_groupings.end()) {
+        QStringList names;
+        for (const std::string& k : current)
+            names << QString::fromStdString(k);
+        add(names.join(QStringLiteral(", ")), current);
+    }
+    selectGrouping();
+}
+
+void FlameToolBar::selectGrouping()
+{
+    if (!m_snapshot)
+        return;
+    const auto it = std::find(m_groupings.begin(), m_groupings.end(), m_snapshot->view.labels.rootKeys);
+    if (it != m_groupings.end())
+        m_groupBy->setCurrentIndex(int(it - m_groupings.begin()));
 }
 
 } // namespace symflame::ui

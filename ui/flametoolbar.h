@@ -1,6 +1,8 @@
 // FlameToolBar: the tool bar over the flame graph. The profile chooser (files of several
-// profiles) and the sample type chooser, each shown only when there is a choice; Back and Reset
-// Zoom, enabled as the graph's zoom allows; the breadcrumb of the zoom path.
+// profiles), the sample type chooser and the group-by chooser (profiles whose samples have
+// labels: by process, by thread, by any label key, as Parca's "group by" and pprof's -tagroot),
+// each shown only when there is a choice; Back and Reset Zoom, enabled as the graph's zoom
+// allows; the breadcrumb of the zoom path.
 #pragma once
 
 #include "ui/profilesnapshot.h"
@@ -9,6 +11,8 @@
 
 #include <memory>
 #include <optional>
+#include <string>
+#include <vector>
 
 class QAction;
 class QComboBox;
@@ -30,6 +34,7 @@ public:
     void setBusy(bool busy);
 
     QComboBox* profileChoice() const { return m_profileChoice; }
+    QComboBox* groupByChoice() const { return m_groupBy; }
     Breadcrumb* breadcrumb() const { return m_breadcrumb; }
     /// Back (Backspace) and Reset Zoom (Ctrl+0, Home), for the View menu too.
     QAction* backAction() const { return m_back; }
@@ -39,8 +44,13 @@ signals:
     void sampleTypeChosen(size_t index);
     /// A profile of the file by index, or none: all of them, merged.
     void profileChosen(std::optional<size_t> index);
+    /// Label keys to group by, outermost first; empty: no grouping.
+    void groupByChosen(const std::vector<std::string>& keys);
 
 private:
+    /// The group-by items for the snapshot's label keys, the current grouping selected.
+    void fillGroupBy();
+    void selectGrouping();
     /// The chooser's item for a profile index (item 0: all, merged).
     static int choiceIndex(std::optional<size_t> profileIndex);
     /// Inserts a labelled chooser before before (nullptr: at the end); returns its two actions.
@@ -50,6 +60,9 @@ private:
     FlameGraphWidget* m_flame;
     QComboBox* m_sampleType = nullptr;
     QComboBox* m_profileChoice = nullptr;
+    QComboBox* m_groupBy = nullptr;
+    std::vector<std::vector<std::string>> m_groupings; ///< per group-by item, its keys
+    std::pair<QAction*, QAction*> m_groupByActions;
     std::pair<QAction*, QAction*> m_sampleTypeActions; ///< label, chooser
     std::pair<QAction*, QAction*> m_profileActions;
     QAction* m_separator = nullptr;

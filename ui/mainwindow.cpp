@@ -130,6 +130,7 @@ void MainWindow::createToolBar()
     m_toolbar = new FlameToolBar(m_flame, this);
     addToolBar(m_toolbar);
     connect(m_toolbar, &FlameToolBar::sampleTypeChosen, m_session, &ProfileSession::chooseSampleType);
+    connect(m_toolbar, &FlameToolBar::groupByChosen, m_viewState, &ViewState::setGroupBy);
     connect(m_toolbar, &FlameToolBar::profileChosen, this,
         [this](std::optional<size_t> index) { m_session->chooseProfile(index, previewParts()); });
     connect(m_flame, &FlameGraphWidget::selectedChanged, this, [this](NodeId node) {

@@ -55,11 +55,21 @@ int64_t previewPartsFor(double devicePixels)
 }
 
 Result<std::shared_ptr<const ProfileSnapshot>> makeSnapshot(std::shared_ptr<const Profile> profile, size_t sampleType,
-    std::string path, Progress* progress, const PreviewSink& preview, int64_t previewParts)
+    std::string path, Progress* progress, const PreviewSink& preview, int64_t previewParts, const LabelView& labels)
 {
     previewParts = std::clamp<int64_t>(previewParts, 1, kPreviewParts);
     auto snap = std::make_shared<ProfileSnapshot>();
     snap->path = std::move(path);
+    snap->source = profile;
+    snap->view.labels = labels;
+    if (!labels.empty()) {
+        StageProgress stage(progress, 700, 720);
+        stage.setStage("grouping by label");
+        auto applied = applyLabelView(*profile, labels, &stage);
+        if (!applied)
+            return applied.error().code == ErrorCode::Cancelled ? cancelled(snap->path) : applied.error();
+        profile = std::make_shared<const Profile>(std::move(applied).value());
+    }
     snap->sampleType = profile->sampleTypes.empty() ? 0 : std::min(sampleType, profile->sampleTypes.size() - 1);
     {
         StageProgress stage(progress, 700, 800);
@@ -109,7 +119,8 @@ Result<std::shared_ptr<const ProfileSnapshot>> loadSnapshot(
         profile = std::make_shared<const Profile>(std::move(loaded).value());
     }
     const size_t type = profile->defaultSampleType;
-    return makeSnapshot(std::move(profile), type, path, progress, preview, previewParts);
+    const LabelView labels = defaultLabelView(*profile);
+    return makeSnapshot(std::move(profile), type, path, progress, preview, previewParts, labels);
 }
 
 Result<std::shared_ptr<const ProfileSnapshot>> loadMergedSnapshot(
@@ -144,9 +155,27 @@ Result<std::shared_ptr<const ProfileSnapshot>> withView(
 {
     auto snap = std::make_shared<ProfileSnapshot>(snapshot);
     snap->view = view;
-    if (snapshot.profile->sampleTypes.empty())
+    if (view.labels != snapshot.view.labels) {
+        // Another grouping or label filter: the profile (and its symbols) from the source.
+        const auto& source = snapshot.source ? snapshot.source : snapshot.profile;
+        StageProgress stage(progress, 0, 400);
+        stage.setStage(view.labels.empty() ? "ungrouping" : "grouping by label");
+        std::shared_ptr<const Profile> profile = source;
+        if (!view.labels.empty()) {
+            auto applied = applyLabelView(*source, view.labels, &stage);
+            if (!applied)
+                return applied.error().code == ErrorCode::Cancelled ? cancelled(snap->path) : applied.error();
+            profile = std::make_shared<const Profile>(std::move(applied).value());
+        }
+        snap->symbols = std::make_shared<const SymbolTable>(SymbolTable::build(*profile));
+        snap->profile = std::move(profile);
+        snap->source = source;
+        if (stage.isCancelled())
+            return cancelled(snap->path);
+    }
+    if (snap->profile->sampleTypes.empty())
         return std::shared_ptr<const ProfileSnapshot>(std::move(snap));
-    snap->sampleType = std::min(view.sampleType, snapshot.profile->sampleTypes.size() - 1);
+    snap->sampleType = std::min(view.sampleType, snap->profile->sampleTypes.size() - 1);
     snap->view.sampleType = snap->sampleType;
     auto tree = buildTree(*snap->profile, *snap->symbols, snap->view, snap->path, progress, 0);
     if (!tree)
@@ -159,6 +188,15 @@ Result<std::shared_ptr<const ProfileSnapshot>> withProfile(
     const ProfileSnapshot& snapshot, std::shared_ptr<const Profile> profile, Progress* progress)
 {
     auto snap = std::make_shared<ProfileSnapshot>(snapshot);
+    snap->source = profile;
+    if (!snap->view.labels.empty()) {
+        StageProgress stage(progress, 0, 100);
+        stage.setStage("grouping by label");
+        auto applied = applyLabelView(*profile, snap->view.labels, &stage);
+        if (!applied)
+            return applied.error().code == ErrorCode::Cancelled ? cancelled(snap->path) : applied.error();
+        profile = std::make_shared<const Profile>(std::move(applied).value());
+    }
     {
         StageProgress stage(progress, 0, 300);
         stage.setStage("collecting symbols");

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "model/analysis/calltree.h"
+#include "model/analysis/labelview.h"
 #include "model/core/profile.h"
 #include "model/analysis/stackfilter.h"
 #include "model/core/progress.h"
@@ -23,13 +24,18 @@ struct ViewOptions {
     model::CallTree::Direction direction = model::CallTree::Direction::TopDown;
     std::vector<model::FilterRule> rules; ///< focus, ignore, hide, in the order they were added
     bool collapseRecursion = false;
+    /// Group by label and label filters: applied to the profile itself (ProfileSnapshot::source).
+    model::LabelView labels;
 
     bool operator==(const ViewOptions&) const = default;
 };
 
 struct ProfileSnapshot {
     std::string path; ///< file it was read from; empty when built in memory
+    /// What is shown: source with view.labels applied (source itself when they are empty).
     std::shared_ptr<const model::Profile> profile;
+    /// The profile as loaded (and symbolized): what a change of view.labels starts from.
+    std::shared_ptr<const model::Profile> source;
     std::shared_ptr<const model::SymbolTable> symbols;
     std::shared_ptr<const model::CallTree> tree; ///< for sampleType, shaped by the view options
     size_t sampleType = 0;
@@ -63,12 +69,14 @@ inline constexpr size_t kPreviewFromFrames = size_t(2) << 20;
 /// Builds the symbol table and the call tree for sampleType (clamped to the profile's types).
 /// Returns a Cancelled error when progress reports cancellation. With a preview sink, a big
 /// profile's preview snapshot goes there first.
+/// labels (group by, label filters) are applied first, the profile kept as the snapshot's source.
 model::Result<std::shared_ptr<const ProfileSnapshot>> makeSnapshot(std::shared_ptr<const model::Profile> profile,
     size_t sampleType, std::string path = {}, model::Progress* progress = nullptr, const PreviewSink& preview = {},
-    int64_t previewParts = kPreviewParts);
+    int64_t previewParts = kPreviewParts, const model::LabelView& labels = {});
 
 /// Reads the file (its profile profileIndex, for files of several) and builds a snapshot for its
-/// default sample type (with a preview first, as makeSnapshot).
+/// default sample type (with a preview first, as makeSnapshot), grouped as defaultLabelView says
+/// (a whole-system capture by process).
 model::Result<std::shared_ptr<const ProfileSnapshot>> loadSnapshot(const std::string& path,
     model::Progress* progress = nullptr, std::optional<size_t> profileIndex = std::nullopt, const PreviewSink& preview = {},
     int64_t previewParts = kPreviewParts);
@@ -83,7 +91,8 @@ model::Result<std::shared_ptr<const ProfileSnapshot>> loadMergedSnapshot(const s
 model::Result<std::shared_ptr<const ProfileSnapshot>> withSampleType(
     const ProfileSnapshot& snapshot, size_t sampleType, model::Progress* progress = nullptr);
 
-/// The same profile and symbols with the call tree built for view.
+/// The same profile and symbols with the call tree built for view (the profile made again from
+/// the source when view.labels differ).
 model::Result<std::shared_ptr<const ProfileSnapshot>> withView(
     const ProfileSnapshot& snapshot, const ViewOptions& view, model::Progress* progress = nullptr);
 
@@ -93,8 +102,8 @@ model::Result<std::shared_ptr<const ProfileSnapshot>> withView(
 model::Result<std::shared_ptr<const ProfileSnapshot>> withSandwich(const ProfileSnapshot& snapshot,
     model::SymbolId function, model::StackFilter::Sandwich half, model::Progress* progress = nullptr);
 
-/// A snapshot of another profile (e.g. the same one after symbolization) with the view
-/// options of an existing one.
+/// A snapshot of another source profile (e.g. the same one after symbolization) with the view
+/// options (and labels) of an existing one.
 model::Result<std::shared_ptr<const ProfileSnapshot>> withProfile(const ProfileSnapshot& snapshot,
     std::shared_ptr<const model::Profile> profile, model::Progress* progress = nullptr);
 

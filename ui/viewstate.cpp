@@ -71,6 +71,15 @@ void ViewState::addRule(const FilterRule& rule)
     emit viewRequested(v);
 }
 
+void ViewState::setGroupBy(const std::vector<std::string>& keys)
+{
+    if (!m_snapshot || m_snapshot->view.labels.rootKeys == keys)
+        return;
+    ViewOptions v = m_snapshot->view;
+    v.labels.rootKeys = keys;
+    emit viewRequested(v);
+}
+
 void ViewState::removeRule(int index)
 {
     if (!m_snapshot || index < 0 || size_t(index) >= m_snapshot->view.rules.size())

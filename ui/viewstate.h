@@ -31,6 +31,8 @@ public:
     /// Adds a rule (unless it is there already) and asks for the tree.
     void addRule(const model::FilterRule& rule);
     void removeRule(int index);
+    /// Groups the samples under a frame per value of each key (none: ungrouped) and asks for the tree.
+    void setGroupBy(const std::vector<std::string>& keys);
     /// The context menu of a frame of the flame graph: focus, ignore or hide its function or
     /// binary, copy its name.
     void showFrameMenu(model::NodeId node, const QPoint& globalPos, QWidget* parent);

@@ -426,6 +426,24 @@ std::vector<LabelValueInfo> labelValues(const Profile& p, std::string_view key, 
     return out;
 }
 
+LabelView defaultLabelView(const Profile& p)
+{
+    LabelView view;
+    std::string first;
+    for (uint32_t s = 1; s < p.labelSetCount(); ++s) {
+        const std::string pid = labelValueText(p, p.labelSet(s), "process.pid");
+        if (pid.empty())
+            continue;
+        if (first.empty()) {
+            first = pid;
+        } else if (pid != first) {
+            view.rootKeys = processKeys();
+            break;
+        }
+    }
+    return view;
+}
+
 std::optional<TimeRange> timeSpan(const Profile& p)
 {
     std::optional<TimeRange> span;

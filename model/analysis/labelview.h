@@ -35,6 +35,7 @@ public:
     bool matches(const Profile& profile, std::span<const Label> labels) const;
     /// The rule as given.
     const std::string& text() const;
+    bool operator==(const TagFilter& other) const { return text() == other.text(); }
 
 private:
     struct Impl;
@@ -44,6 +45,7 @@ private:
 struct TimeRange {
     int64_t start = 0; ///< nanoseconds since the epoch, inclusive
     int64_t end = 0;   ///< exclusive
+    bool operator==(const TimeRange&) const = default;
 };
 
 struct LabelView {
@@ -58,7 +60,19 @@ struct LabelView {
     {
         return rootKeys.empty() && leafKeys.empty() && focus.empty() && ignore.empty() && !timeRange;
     }
+    bool operator==(const LabelView&) const = default;
 };
+
+/// Label keys that tell a whole-system capture's processes apart, as the viewer groups by them.
+inline const std::vector<std::string>& processKeys()
+{
+    static const std::vector<std::string> keys { "process.executable.name", "process.pid" };
+    return keys;
+}
+
+/// How a profile is first shown: a capture of several processes (samples labelled with more than
+/// one process.pid) grouped by process (processKeys()); anything else as it is.
+LabelView defaultLabelView(const Profile& profile);
 
 /// The profile with the view applied: the kept samples in their order (values, labels,
 /// timestamps, links), each stack with a frame per root and leaf key added, a location of kind

@@ -1,11 +1,15 @@
 // The main window on an OTLP file of three profiles: the "Profile:" choice lists them (service,
-// executable, sample type, samples), and choosing one loads it. A screenshot of the window with
-// the list open is saved to /tmp/otlp-shots.
+// executable, sample type, samples) after "All 3 profiles, merged", and choosing one loads it;
+// on a whole-system capture, "Group by:" (process by default, thread, nothing). Screenshots (the
+// list open, the capture by process and by thread) are saved to /tmp/otlp-shots.
+#include "ui/binariesmodel.h"
+#include "ui/binariespanel.h"
 #include "ui/flamegraphwidget.h"
 #include "ui/mainwindow.h"
 #include "ui/profilesnapshot.h"
 
 #include "model/analysis/calltree.h"
+#include "model/analysis/symboltable.h"
 
 #include <QAbstractItemView>
 #include <QApplication>
@@ -73,7 +77,88 @@ private slots:
         QCOMPARE(choice->currentIndex(), 0);
         window.openFile(QStringLiteral(SYMFLAME_OTLP_DIR "/scenario-cpu.pprof.pb"));
         QVERIFY(finished.wait(30000));
-        QVERIFY(!choice->isVisible());
+        QCOMPARE(choice->count(), 0);
+        QTRY_VERIFY(!choice->isVisible()); // the tool bar lays its widgets out in the event loop
+    }
+
+    // A whole-system capture opens merged and grouped by process: the group frames (kind
+    // Label) at the root, one per executable, then per pid. "Group by" switches to threads
+    // (three levels) and back to nothing (no group frames); each tree totals the same.
+    void groupBy()
+    {
+        ui::MainWindow window;
+        window.setErrorDialogsEnabled(false);
+        window.resize(1366, 740);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QSignalSpy finished(&window, &ui::MainWindow::loadFinished);
+        QSignalSpy symbolized(&window, &ui::MainWindow::symbolizationFinished);
+        window.openFile(QStringLiteral(SYMFLAME_OTLP_DIR "/capture-v1.10.pb"));
+        QVERIFY(finished.wait(30000));
+        if (symbolized.isEmpty())
+            QVERIFY(symbolized.wait(30000));
+
+        auto* groupBy = window.findChild<QComboBox*>(QStringLiteral("groupByChoice"));
+        QVERIFY(groupBy);
+        QVERIFY(groupBy->isVisible());
+        QCOMPARE(groupBy->currentText(), QStringLiteral("Process"));
+        const auto groupDepth = [&] {
+            // How many levels of group frames start every stack.
+            const auto snap = window.flameGraph()->snapshot();
+            const model::CallTree& tree = *snap->tree;
+            const model::Profile& p = *snap->profile;
+            int depth = 0;
+            std::vector<model::NodeId> level { tree.root() };
+            while (true) {
+                std::vector<model::NodeId> next;
+                bool allLabels = true;
+                for (model::NodeId n : level)
+                    for (model::NodeId c : tree.children(n)) {
+                        const model::Symbol& sym = snap->symbols->symbol(tree.node(c).symbol);
+                        allLabels = allLabels && p.locations[sym.exemplar.index()].kind == model::FrameKind::Label;
+                        next.push_back(c);
+                    }
+                if (next.empty() || !allLabels)
+                    return depth;
+                ++depth;
+                level = std::move(next);
+            }
+        };
+        const int64_t total = window.flameGraph()->snapshot()->tree->totalValue();
+        // What the binaries panel says of each binary, which no grouping may change.
+        auto* binaries = window.findChild<ui::BinariesPanel*>();
+        QVERIFY(binaries);
+        const auto states = [&] {
+            QStringList out;
+            for (const auto& row : binaries->model()->rows())
+                out << QString::fromStdString(row.path + " " + row.detail) + " " + QString::number(int(row.state));
+            out.sort();
+            return out;
+        };
+        const QStringList before = states();
+        QVERIFY(before.size() >= 6);
+        QCOMPARE(groupDepth(), 2);
+        QCOMPARE(window.flameGraph()->snapshot()->tree->children(window.flameGraph()->snapshot()->tree->root()).size(),
+            size_t(4)); // firefox, Xorg, python3, postgres
+        QDir().mkpath(QStringLiteral("/tmp/otlp-shots"));
+        window.grab().save(QStringLiteral("/tmp/otlp-shots/capture-by-process.png"));
+
+        const int thread = groupBy->findText(QStringLiteral("Thread"));
+        QVERIFY(thread > 0);
+        emit groupBy->activated(thread);
+        QVERIFY(finished.wait(30000));
+        QCOMPARE(groupDepth(), 3);
+        QCOMPARE(window.flameGraph()->snapshot()->tree->totalValue(), total);
+        QCOMPARE(states(), before);
+        QCOMPARE(groupBy->currentText(), QStringLiteral("Thread"));
+        window.grab().save(QStringLiteral("/tmp/otlp-shots/capture-by-thread.png"));
+
+        emit groupBy->activated(groupBy->findText(QStringLiteral("Nothing")));
+        QVERIFY(finished.wait(30000));
+        QCOMPARE(groupDepth(), 0);
+        QCOMPARE(window.flameGraph()->snapshot()->tree->totalValue(), total);
+        QVERIFY(window.flameGraph()->snapshot()->view.labels.empty());
+        QCOMPARE(states(), before);
     }
 };
 
