@@ -25,7 +25,9 @@ std::optional<model::LabelView> labelViewFrom(const ParsedArgs& args, const mode
 {
     model::LabelView view;
     for (const auto& [name, value] : args.options) {
-        if (name == "group-by" || name == "group-leaf") {
+        if (name == "group-by" && value == "none") {
+            view.rootKeys.clear();
+        } else if (name == "group-by" || name == "group-leaf") {
             const auto keys = splitKeys(value);
             if (keys.empty()) {
                 *error = "--" + std::string(name) + " wants label keys (KEY[,KEY...]), not '" + value + "'";

@@ -19,8 +19,8 @@ inline constexpr OptionSpec kLabelViewOptionSpecs[] = {
     { "time-range", 0, true },
 };
 
-/// The view the options ask for on profile (--time-range offsets count from its start); nullopt
-/// with *error set for a bad value.
+/// The view the options ask for on profile (--time-range offsets count from its start; --group-by
+/// none: no grouping); nullopt with *error set for a bad value.
 std::optional<model::LabelView> labelViewFrom(const ParsedArgs& args, const model::Profile& profile, std::string* error);
 
 /// Applies the options to profile in place; false (the message printed, *exitCode set) when an

@@ -3,6 +3,8 @@
 // through ui::exportFlameGraph.
 #include "app/render.h"
 
+#include "app/labelviewargs.h"
+
 #include "app/cli.h"
 #include "app/cmdline.h"
 #include "model/core/frameformat.h"
@@ -42,14 +44,16 @@ int runRender(char* argv0, int argc, char** argv)
 {
     static constexpr OptionSpec kSpecs[] = { { "output", 'o', true }, { "width", 0, true }, { "height", 0, true },
         { "sample-type", 0, true }, { "color-by", 0, true }, { "search", 0, true }, { "focus", 0, true },
-        { "profile", 0, true }, { "help", 'h', false } };
+        { "profile", 0, true }, { "help", 'h', false }, kLabelViewOptionSpecs[0], kLabelViewOptionSpecs[1],
+        kLabelViewOptionSpecs[2], kLabelViewOptionSpecs[3], kLabelViewOptionSpecs[4] };
     std::string error;
     const auto args = parseArgs(std::span<char* const>(argv, static_cast<size_t>(argc)), kSpecs, &error);
     if (!args)
         return usageError("render: " + error);
     if (args->has("help")) {
         std::fputs("usage: symflame render FILE -o OUT.png|OUT.svg [--width W] [--height H] [--sample-type T]\n"
-                   "         [--color-by name|binary|status|type] [--search RE] [--focus FUNC] [--profile N]\n",
+                   "         [--color-by name|binary|status|type] [--search RE] [--focus FUNC] [--profile N]\n"
+                   "         [--group-by K[,K]|none] [--group-leaf K] [--tag-focus F] [--tag-ignore F] [--time-range S,E]\n",
             stdout);
         return ExitOk;
     }
@@ -91,7 +95,15 @@ int runRender(char* argv0, int argc, char** argv)
     const auto type = selectSampleType(*loaded, args->value("sample-type"), path, &rc);
     if (!type)
         return rc;
-    auto snapshot = ui::makeSnapshot(std::make_shared<const Profile>(std::move(loaded).value()), *type, path);
+    // As the viewer shows it: a capture of several processes grouped by process, unless the
+    // label options say otherwise.
+    auto labels = labelViewFrom(*args, *loaded, &error);
+    if (!labels)
+        return usageError("render: " + error);
+    if (!args->has("group-by"))
+        labels->rootKeys = defaultLabelView(*loaded).rootKeys;
+    auto snapshot = ui::makeSnapshot(
+        std::make_shared<const Profile>(std::move(loaded).value()), *type, path, nullptr, {}, ui::kPreviewParts, *labels);
     if (!snapshot)
         return inputError(path, snapshot.error().message);
     if (const auto focus = args->value("focus")) {

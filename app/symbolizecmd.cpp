@@ -1,6 +1,8 @@
 // The symbolize command: parse, load, symbolize in place, save atomically, report per mapping.
 #include "app/symbolizecmd.h"
 
+#include "app/labelviewargs.h"
+
 #include "app/cli.h"
 #include "app/cmdline.h"
 #include "app/debuginfodargs.h"
@@ -45,6 +47,7 @@ int runSymbolizeCommand(int argc, char** argv)
     };
     specs.insert(specs.end(), std::begin(kDebuginfodOptionSpecs), std::end(kDebuginfodOptionSpecs));
     specs.insert(specs.end(), std::begin(kIsolationOptionSpecs), std::end(kIsolationOptionSpecs));
+    specs.insert(specs.end(), std::begin(kLabelViewOptionSpecs), std::end(kLabelViewOptionSpecs));
     std::string error;
     const auto args = parseArgs(std::span<char* const>(argv, static_cast<size_t>(argc)), specs, &error);
     if (!args)
@@ -115,6 +118,10 @@ int runSymbolizeCommand(int argc, char** argv)
         return inputError(e.path.empty() ? inPath : e.path, e.message);
     }
     model::Profile profile = std::move(loaded).value();
+    // Label options choose (and group) the samples written, from the profile as read.
+    int rc = ExitOk;
+    if (!applyLabelViewOptions(*args, profile, &rc))
+        return rc;
 
     auto report = [&] {
         StderrProgress progress("symbolize"); // its line is cleared before the report prints

@@ -316,9 +316,30 @@ std::vector<uint8_t> encodeOtlp(const Profile& p)
     std::vector<std::pair<uint64_t, uint64_t>> types;
     for (const ValueType& vt : p.sampleTypes)
         types.emplace_back(s(vt.type), s(vt.unit));
+    // A time that is count x period for every sample (the period type's, beside a count type) is
+    // not written: the reader derives it again from the count's profile, which carries the period.
+    std::vector<uint8_t> derived(nTypes, 0);
+    for (size_t t = 0; t < nTypes && p.period > 0; ++t) {
+        if (p.sampleTypes[t].type != p.periodType.type || p.sampleTypes[t].unit != p.periodType.unit
+            || p.str(p.periodType.unit) == "count")
+            continue;
+        for (size_t c = 0; c < nTypes; ++c) {
+            if (c == t || p.str(p.sampleTypes[c].unit) != "count")
+                continue;
+            bool all = true;
+            for (size_t i = 0; i < p.sampleCount() && all; ++i)
+                all = p.value(i, t) == p.value(i, c) * p.period;
+            if (all) {
+                derived[t] = 1;
+                break;
+            }
+        }
+    }
     for (size_t t = 0; t < std::max<size_t>(nTypes, 1); ++t) {
         if (nTypes == 0 && p.sampleCount() > 0)
             break;
+        if (nTypes > 0 && derived[t])
+            continue;
         const size_t pm = e.beginMessage(2);
         if (nTypes > 0)
             writeValueType(e, 1, types[t].first, types[t].second);

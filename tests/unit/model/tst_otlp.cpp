@@ -213,6 +213,7 @@ private slots:
     void merge();
     void wholeSystemCapture_data();
     void wholeSystemCapture();
+    void captureCli();
     void roundTrip();
     void pprofFixtureToOtlp();
     void sha256();
@@ -1122,6 +1123,59 @@ void TestOtlp::wholeSystemCapture()
     QCOMPARE(merged, alone);
 }
 
+// The label options on a capture from the command line: group by pid (one frame per process,
+// its CPU time as otlpgen counted it), a label filter through symbolize into a file that keeps
+// only those samples and their labels, a time range, and bad options (exit 64, the reason).
+void TestOtlp::captureCli()
+{
+    const QString file = otlpFile("capture-requests.pb");
+    QMap<QString, int64_t> cpuOf;
+    for (const QByteArray& line : readAllOf(otlpFile("capture-expected.txt")).split('\n')) {
+        const QList<QByteArray> f = line.split(' ');
+        if (f.size() == 6)
+            cpuOf.insert(QString::fromUtf8(f[1]), f[3].toLongLong() * 50'000'000);
+    }
+    ProcessResult r = runSymflame({ "top", file, "--group-by", "process.pid", "-n", "0", "--json" });
+    QCOMPARE(r.exitCode, 0);
+    QMap<QString, int64_t> cum;
+    for (const QJsonValue& v : QJsonDocument::fromJson(r.out).object().value("functions").toArray())
+        if (cpuOf.contains(v.toObject().value("name").toString()))
+            cum.insert(v.toObject().value("name").toString(), v.toObject().value("cum").toInteger());
+    QCOMPARE(cum, cpuOf);
+
+    QTemporaryDir dir;
+    const QString out = dir.filePath("python3.pb");
+    r = runSymflame({ "symbolize", file, "-o", out, "--offline", "--tag-focus", "process.executable.name=python3" });
+    QCOMPARE(r.exitCode, 0);
+    auto written = loadProfile(out.toStdString(), LoadOptions {});
+    QVERIFY(written.ok());
+    QCOMPARE(written->str(written->sampleTypes[written->defaultSampleType].type), std::string_view("cpu"));
+    QCOMPARE(written->totalValue(1), cpuOf["4410"] + cpuOf["4411"]);
+    for (size_t i = 0; i < written->sampleCount(); ++i)
+        QCOMPARE(labelValueText(*written, written->sampleLabels(i), "process.executable.name"), std::string("python3"));
+
+    // --time-range: the samples of [2s, 5s) after the first timestamp, counted here.
+    auto whole = loadProfile(file.toStdString(), LoadOptions {});
+    QVERIFY(whole.ok());
+    const int64_t start = whole->timeNanos;
+    int64_t inRange = 0;
+    for (size_t i = 0; i < whole->sampleCount(); ++i)
+        if (whole->sampleTimestamps[i] >= start + 2'000'000'000 && whole->sampleTimestamps[i] < start + 5'000'000'000)
+            inRange += whole->value(i, 1);
+    QVERIFY(inRange > 0 && inRange < whole->totalValue(1));
+    r = runSymflame({ "top", file, "--time-range", "2s,5s", "--json" });
+    QCOMPARE(r.exitCode, 0);
+    QCOMPARE(QJsonDocument::fromJson(r.out).object().value("kept").toInteger(), inRange);
+
+    for (const QStringList& bad : { QStringList { "--tag-focus", "thread.name=(" }, QStringList { "--time-range", "5s,2s" },
+             QStringList { "--group-by", "," }, QStringList { "--tag-ignore", "" } }) {
+        r = runSymflame(QStringList { "collapse", file } + bad);
+        QCOMPARE(r.exitCode, 64);
+        QVERIFY2(r.err.contains(bad[0].mid(2).toUtf8()), r.err.constData());
+        QVERIFY(r.out.isEmpty());
+    }
+}
+
 void TestOtlp::roundTrip()
 {
     auto r = loadPath(otlpFile("scenario-v1.10.pb"));
@@ -1196,25 +1250,34 @@ void TestOtlp::roundTrip()
     QCOMPARE(QString::fromStdString(same.error().message), QStringLiteral("refusing to overwrite the input file"));
 }
 
-// A real pprof profile (Go's runtime/pprof, two sample types) written as OTLP: two profiles,
-// each with the pprof profile's folded stacks of its type.
+// A real pprof profile (Go's runtime/pprof: samples/count and cpu/nanoseconds, the cpu time
+// count x period) written as OTLP: one profile, of the count with the period, since the time
+// follows from it; read back, both types are there, the default the same, each with the pprof
+// profile's folded stacks and top table. A time that is not count x period gets its own profile.
 void TestOtlp::pprofFixtureToOtlp()
 {
     auto pprof = loadPath(QString::fromUtf8(fixtures::goCpuProfile));
     QVERIFY(pprof.ok());
     QCOMPARE(pprof->sampleTypes.size(), size_t(2));
     const std::vector<uint8_t> otlp = encodeOtlp(*pprof);
+    auto r = readOtlp(otlp);
+    QVERIFY2(r.ok(), r.ok() ? "" : r.error().toString().c_str());
+    QCOMPARE(r->profilesInFile.size(), size_t(1));
+    QCOMPARE(r->sampleTypes.size(), size_t(2));
+    QCOMPARE(r->defaultSampleType, pprof->defaultSampleType);
     for (size_t t = 0; t < 2; ++t) {
-        OtlpReadOptions o;
-        o.profileIndex = t;
-        auto r = readOtlp(otlp, o);
-        QVERIFY2(r.ok(), r.ok() ? "" : r.error().toString().c_str());
-        QCOMPARE(r->profilesInFile.size(), size_t(2));
-        QCOMPARE(r->str(r->sampleTypes[0].type), pprof->str(pprof->sampleTypes[t].type));
-        QVERIFY(!collapsed(*r, 0).isEmpty());
-        QCOMPARE(collapsed(*r, 0), collapsed(*pprof, t));
-        QCOMPARE(topTable(*r, 0), topTable(*pprof, t));
+        QCOMPARE(r->str(r->sampleTypes[t].type), pprof->str(pprof->sampleTypes[t].type));
+        QVERIFY(!collapsed(*r, t).isEmpty());
+        QCOMPARE(collapsed(*r, t), collapsed(*pprof, t));
+        QCOMPARE(topTable(*r, t), topTable(*pprof, t));
     }
+    Profile odd = *pprof;
+    odd.sampleValues[1] += 1; // sample 0's cpu is no longer count x period
+    auto again = readOtlp(encodeOtlp(odd));
+    QVERIFY(again.ok());
+    QCOMPARE(again->profilesInFile.size(), size_t(2));
+    QCOMPARE(again->totalValue(1), odd.totalValue(1));
+    QCOMPARE(again->totalValue(0), odd.totalValue(0));
 }
 
 void TestOtlp::sha256()
