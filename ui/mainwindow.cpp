@@ -12,6 +12,7 @@
 #include "ui/flametoolbar.h"
 #include "ui/framedetailswidget.h"
 #include "ui/helpmenu.h"
+#include "ui/labelspanel.h"
 #include "ui/legendwidget.h"
 #include "ui/promiseprogress.h"
 #include "ui/recentfiles.h"
@@ -245,6 +246,18 @@ void MainWindow::createDocks()
     topDock->setWidget(m_topFunctions);
     addDockWidget(Qt::RightDockWidgetArea, topDock);
     resizeDocks({ detailsDock, topDock }, { 380, 380 }, Qt::Horizontal);
+
+    // Labels: the samples' label keys and values; keep, drop or group by them. A tab beside Top
+    // Functions, which stays in front.
+    m_labels = new LabelsPanel;
+    connect(m_labels, &LabelsPanel::filterRequested, m_viewState, &ViewState::addLabelFilter);
+    connect(m_labels, &LabelsPanel::groupRequested, this,
+        [this](const std::string& key) { m_viewState->setGroupBy({ key }); });
+    auto* labelsDock = new QDockWidget(tr("Labels"), this);
+    labelsDock->setObjectName(QStringLiteral("labelsDock"));
+    labelsDock->setWidget(m_labels);
+    tabifyDockWidget(topDock, labelsDock);
+    topDock->raise();
 
     // Sandwich: merged callers of the selected function above it, its callees below.
     m_sandwich = new CallersCalleesPanel;
@@ -516,6 +529,7 @@ void MainWindow::showCurrent()
     m_details->setFrame(snapshot, {});
     m_sandwich->showFunction(snapshot, {});
     m_topFunctions->setSnapshot(snapshot);
+    m_labels->setSnapshot(snapshot);
     m_viewState->setSnapshot(snapshot);
     m_legend->setLegend(*m_flame);
     m_searchBar->setSnapshot(snapshot);

@@ -30,6 +30,7 @@ class CallersCalleesPanel;
 class FlameGraphWidget;
 class FlameToolBar;
 class FrameDetailsWidget;
+class LabelsPanel;
 class LegendWidget;
 class RecentFiles;
 class SearchBar;
@@ -138,6 +139,7 @@ private:
 
     FrameDetailsWidget* m_details = nullptr;
     TopFunctionsPanel* m_topFunctions = nullptr;
+    LabelsPanel* m_labels = nullptr;
     LegendWidget* m_legend = nullptr;
     QDockWidget* m_legendDock = nullptr;
     CallersCalleesPanel* m_sandwich = nullptr;

@@ -80,6 +80,33 @@ void ViewState::setGroupBy(const std::vector<std::string>& keys)
     emit viewRequested(v);
 }
 
+void ViewState::addLabelFilter(const std::string& key, const std::string& value, bool keep)
+{
+    if (!m_snapshot)
+        return;
+    ViewOptions v = m_snapshot->view;
+    auto& filters = keep ? v.labels.focus : v.labels.ignore;
+    const TagFilter f = TagFilter::equals(key, value);
+    if (std::find(filters.begin(), filters.end(), f) == filters.end())
+        filters.push_back(f);
+    emit viewRequested(v);
+}
+
+void ViewState::removeLabelFilter(int index)
+{
+    if (!m_snapshot || index < 0)
+        return;
+    ViewOptions v = m_snapshot->view;
+    const size_t i = size_t(index);
+    if (i < v.labels.focus.size())
+        v.labels.focus.erase(v.labels.focus.begin() + index);
+    else if (i - v.labels.focus.size() < v.labels.ignore.size())
+        v.labels.ignore.erase(v.labels.ignore.begin() + ptrdiff_t(i - v.labels.focus.size()));
+    else
+        return;
+    emit viewRequested(v);
+}
+
 void ViewState::removeRule(int index)
 {
     if (!m_snapshot || index < 0 || size_t(index) >= m_snapshot->view.rules.size())
@@ -112,6 +139,20 @@ void ViewState::updateChips()
         connect(chip, &QToolButton::clicked, this, [this, i] { removeRule(int(i)); });
         m_chipsLayout->addWidget(chip);
     }
+    // Label filters: the kept ones, then the dropped ones (removeLabelFilter's order).
+    const LabelView& labels = m_snapshot->view.labels;
+    int labelIndex = 0;
+    for (const auto* list : { &labels.focus, &labels.ignore })
+        for (const TagFilter& f : *list) {
+            auto* chip = new QToolButton;
+            chip->setObjectName(QStringLiteral("labelFilterChip"));
+            chip->setText(QStringLiteral("%1 %2  ✕")
+                              .arg(list == &labels.focus ? tr("only") : tr("without"), QString::fromStdString(f.describe())));
+            chip->setToolTip(tr("Remove this label filter"));
+            const int i = labelIndex++;
+            connect(chip, &QToolButton::clicked, this, [this, i] { removeLabelFilter(i); });
+            m_chipsLayout->addWidget(chip);
+        }
     if (m_snapshot->view.collapseRecursion) {
         auto* chip = new QToolButton;
         chip->setText(tr("recursion collapsed  ✕"));
@@ -119,7 +160,7 @@ void ViewState::updateChips()
         m_chipsLayout->addWidget(chip);
     }
     m_chipsLayout->addStretch();
-    m_chipsBar->setVisible(!rules.empty() || m_snapshot->view.collapseRecursion);
+    m_chipsBar->setVisible(!rules.empty() || labelIndex > 0 || m_snapshot->view.collapseRecursion);
 }
 
 void ViewState::showFrameMenu(NodeId node, const QPoint& globalPos, QWidget* parent)
@@ -134,6 +175,22 @@ void ViewState::showFrameMenu(NodeId node, const QPoint& globalPos, QWidget* par
         binary = std::string(profile.str(profile.mappings[sym.mapping.index()].file));
     QMenu menu(parent);
     const QString shownName = QFontMetrics(menu.font()).elidedText(QString::fromStdString(name), Qt::ElideMiddle, 300);
+    // A group frame (a label's value): keep or drop its samples.
+    if (sym.exemplar.index() < profile.locations.size()
+        && profile.locations[sym.exemplar.index()].kind == FrameKind::Label) {
+        const Location& loc = profile.locations[sym.exemplar.index()];
+        const Function& fn = profile.functions[profile.linesOf(loc)[0].function.index()];
+        const std::string key(profile.str(fn.file)), value(profile.str(fn.name));
+        const QString what = QString::fromStdString(key + " = " + value);
+        // "<unknown>" stands for no value: there is no sample whose value it is.
+        const bool known = value != "<unknown>";
+        menu.addAction(tr("Only %1").arg(what), this, [this, key, value] { addLabelFilter(key, value, true); })
+            ->setEnabled(known);
+        menu.addAction(tr("Without %1").arg(what), this, [this, key, value] { addLabelFilter(key, value, false); })
+            ->setEnabled(known);
+        menu.exec(globalPos);
+        return;
+    }
     const auto add = [&](const QString& text, FilterRule::Action action, FilterRule::Target target,
                          const std::string& what) {
         menu.addAction(text, this, [this, action, target, what] { addRule(FilterRule { action, target, what }); });

@@ -1,6 +1,8 @@
 // ViewState: how the shown call tree is cut and shaped, as the user changes it. Focus, ignore and
 // hide rules (added from a frame's context menu or Top Functions, shown as removable chips),
-// bottom-up and collapsed recursion (View menu). Each change asks for a tree built with the new
+// grouping by label and label filters (keep or drop the samples of a process, thread, any label
+// value: from a group frame's context menu or the labels panel, shown as chips too), bottom-up
+// and collapsed recursion (View menu). Each change asks for a tree built with the new
 // options (viewRequested); the rules, actions and chips follow the snapshot actually shown, so a
 // cancelled rebuild leaves them as they were. pprof's -focus/-ignore/-hide and hotspot's
 // FilterAndZoomStack are the models.
@@ -33,6 +35,11 @@ public:
     void removeRule(int index);
     /// Groups the samples under a frame per value of each key (none: ungrouped) and asks for the tree.
     void setGroupBy(const std::vector<std::string>& keys);
+    /// Keeps only (keep) or drops the samples whose label key is value, as pprof's -tagfocus
+    /// and -tagignore; shown as a chip.
+    void addLabelFilter(const std::string& key, const std::string& value, bool keep);
+    /// Removes the index-th label filter: the kept ones first, then the dropped ones.
+    void removeLabelFilter(int index);
     /// The context menu of a frame of the flame graph: focus, ignore or hide its function or
     /// binary, copy its name.
     void showFrameMenu(model::NodeId node, const QPoint& globalPos, QWidget* parent);

@@ -194,7 +194,7 @@ void printInfoText(Output& out, const InfoResult& info)
     out << "\nSamples:       " << uint64_t(p.sampleCount()) << '\n';
     // Sample labels (attributes are above): each key, its number of values, the first few.
     for (const LabelKeyInfo& k : labelKeys(p)) {
-        if (std::any_of(p.attributes.begin(), p.attributes.end(), [&](const Label& a) { return p.str(a.key) == k.key; }))
+        if (k.attribute)
             continue;
         out << "Label:         " << k.key << " (" << uint64_t(k.values) << (k.values == 1 ? " value" : " values") << ", "
             << k.samples << (k.samples == 1 ? " sample)" : " samples)");

@@ -89,6 +89,7 @@ std::optional<Bound> parseBound(std::string_view text)
 
 struct TagFilter::Impl {
     std::string text;
+    std::string description;
     std::string key; // empty: any
     std::vector<std::unique_ptr<RE2>> patterns;
     bool isRange = false;
@@ -147,6 +148,28 @@ const std::string& TagFilter::text() const
     return m->text;
 }
 
+const std::string& TagFilter::describe() const
+{
+    return m->description.empty() ? m->text : m->description;
+}
+
+TagFilter TagFilter::equals(std::string_view key, std::string_view value)
+{
+    // Built directly, not parsed: a value that looks like a range ("1201") is still text here,
+    // and a key holding '=' stays whole.
+    const std::string quoted = RE2::QuoteMeta(re2::StringPiece(value.data(), value.size()));
+    auto impl = std::make_shared<Impl>();
+    impl->text = std::string(key) + "=^" + quoted + "$";
+    impl->description = std::string(key) + " = " + std::string(value);
+    impl->key = std::string(key);
+    RE2::Options options;
+    options.set_log_errors(false);
+    impl->patterns.push_back(std::make_unique<RE2>("^" + quoted + "$", options));
+    TagFilter out;
+    out.m = std::move(impl);
+    return out;
+}
+
 bool TagFilter::matches(const Profile& p, std::span<const Label> labels) const
 {
     const Impl& f = *m;
@@ -187,10 +210,15 @@ bool TagFilter::matches(const Profile& p, std::span<const Label> labels) const
         });
     }
     if (!f.key.empty()) {
+        std::string number;
         return forEach([&](const Label& l) {
-            if (l.str.empty() || p.str(l.key) != f.key)
+            if (p.str(l.key) != f.key)
                 return false;
-            const std::string_view v = p.str(l.str);
+            // A numeric label matches by its decimal text (pprof's regular expressions see
+            // string labels only; its numeric ones it matches by ranges, which work here too).
+            if (l.str.empty())
+                number = std::to_string(l.num);
+            const std::string_view v = l.str.empty() ? std::string_view(number) : p.str(l.str);
             return std::any_of(f.patterns.begin(), f.patterns.end(),
                 [&](const auto& re) { return RE2::PartialMatch(re2::StringPiece(v.data(), v.size()), *re); });
         });
@@ -366,6 +394,7 @@ std::vector<LabelKeyInfo> labelKeys(const Profile& p)
         std::map<std::string, int> values;
         uint64_t samples = 0;
         bool numeric = false;
+        bool attribute = false;
     };
     std::map<std::string, Acc> keys;
     for (uint32_t s = 1; s < p.labelSetCount(); ++s) {
@@ -394,10 +423,11 @@ std::vector<LabelKeyInfo> labelKeys(const Profile& p)
         a.values.emplace(std::move(v), 0);
         a.numeric = attr.str.empty();
         a.samples = p.sampleCount();
+        a.attribute = true;
     }
     std::vector<LabelKeyInfo> out;
     for (const auto& [key, a] : keys)
-        out.push_back({ key, a.values.size(), a.samples, a.numeric });
+        out.push_back({ key, a.values.size(), a.samples, a.numeric, a.attribute });
     return out;
 }
 

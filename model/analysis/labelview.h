@@ -23,7 +23,8 @@
 namespace symflame::model {
 
 /// One -tagfocus / -tagignore rule.
-///   KEY=RE[,RE...]   the sample has label KEY with a value one of the REs matches (RE2, unanchored)
+///   KEY=RE[,RE...]   the sample has label KEY with a value one of the REs matches (RE2, unanchored;
+///                    a numeric label by its decimal text)
 ///   RE[,RE...]       every RE matches "key:value" of some string label of the sample
 ///   [KEY=]RANGE      a numeric label (KEY's, or any) in RANGE: N, N:, :N or N:M, each N an
 ///                    integer with an optional unit (4kb, 10ms: bytes scale by 1024, times by 1000);
@@ -32,6 +33,10 @@ class TagFilter {
 public:
     /// InvalidInput for an empty rule or a regular expression RE2 rejects, naming it.
     static Result<TagFilter> parse(std::string_view spec);
+    /// The samples whose label key is exactly value (its regular expression quoted).
+    static TagFilter equals(std::string_view key, std::string_view value);
+    /// For people: "key = value" for equals(), else the rule as given.
+    const std::string& describe() const;
     bool matches(const Profile& profile, std::span<const Label> labels) const;
     /// The rule as given.
     const std::string& text() const;
@@ -89,6 +94,7 @@ struct LabelKeyInfo {
     size_t values = 0;   ///< distinct values
     uint64_t samples = 0; ///< sample records that have it (every one for an attribute)
     bool numeric = false;
+    bool attribute = false; ///< a profile attribute's key (every sample has its one value)
 };
 /// Every label key, sorted by key.
 std::vector<LabelKeyInfo> labelKeys(const Profile& profile);

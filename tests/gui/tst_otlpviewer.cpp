@@ -9,12 +9,16 @@
 #include "ui/profilesnapshot.h"
 
 #include "model/analysis/calltree.h"
+#include "model/analysis/labelview.h"
 #include "model/analysis/symboltable.h"
 
 #include <QAbstractItemView>
 #include <QApplication>
 #include <QComboBox>
 #include <QDir>
+#include <QDockWidget>
+#include <QToolButton>
+#include <QTreeWidget>
 #include <QSignalSpy>
 #include <QTest>
 
@@ -159,6 +163,46 @@ private slots:
         QCOMPARE(window.flameGraph()->snapshot()->tree->totalValue(), total);
         QVERIFY(window.flameGraph()->snapshot()->view.labels.empty());
         QCOMPARE(states(), before);
+
+        // The labels panel: double-clicking a value keeps only its samples (a chip says so);
+        // the chip's button removes the filter again.
+        auto* labels = window.findChild<QTreeWidget*>(QStringLiteral("labelsTree"));
+        QVERIFY(labels);
+        QTRY_VERIFY(labels->topLevelItemCount() > 0);
+        QTreeWidgetItem* exe = nullptr;
+        for (int i = 0; i < labels->topLevelItemCount(); ++i)
+            if (labels->topLevelItem(i)->text(0) == QLatin1String("process.executable.name"))
+                exe = labels->topLevelItem(i);
+        QVERIFY(exe);
+        QTreeWidgetItem* python = nullptr;
+        for (int i = 0; i < exe->childCount(); ++i)
+            if (exe->child(i)->text(0) == QLatin1String("python3"))
+                python = exe->child(i);
+        QVERIFY(python);
+        int64_t pythonTotal = 0;
+        {
+            const auto snap = window.flameGraph()->snapshot();
+            const model::Profile& p = *snap->profile;
+            for (size_t i = 0; i < p.sampleCount(); ++i)
+                if (model::labelValueText(p, p.sampleLabels(i), "process.executable.name") == "python3")
+                    pythonTotal += p.value(i, snap->sampleType);
+        }
+        QVERIFY(pythonTotal > 0 && pythonTotal < total);
+        emit labels->itemDoubleClicked(python, 0);
+        QVERIFY(finished.wait(30000));
+        QCOMPARE(window.flameGraph()->snapshot()->tree->totalValue(), pythonTotal);
+        QCOMPARE(states(), before);
+        QToolButton* chip = nullptr;
+        QTRY_VERIFY((chip = window.findChild<QToolButton*>(QStringLiteral("labelFilterChip"))) != nullptr);
+        QCOMPARE(chip->text(), QStringLiteral("only process.executable.name = python3  ✕"));
+        labels->parentWidget()->parentWidget()->raise();
+        window.findChild<QDockWidget*>(QStringLiteral("labelsDock"))->raise();
+        QTest::qWait(100);
+        window.grab().save(QStringLiteral("/tmp/otlp-shots/capture-only-python3.png"));
+        chip->click();
+        QVERIFY(finished.wait(30000));
+        QCOMPARE(window.flameGraph()->snapshot()->tree->totalValue(), total);
+        QVERIFY(window.flameGraph()->snapshot()->view.labels.focus.empty());
     }
 };
 

@@ -204,8 +204,10 @@ private slots:
         QCOMPARE(keys[0].key, std::string("bytes"));
         QCOMPARE(keys[0].values, size_t(5));
         QVERIFY(keys[0].numeric);
+        QVERIFY(!keys[0].attribute);
         QCOMPARE(keys[1].key, std::string("host"));
         QCOMPARE(keys[1].samples, uint64_t(300));
+        QVERIFY(keys[1].attribute);
         const auto values = labelValues(p, "thread", 0);
         QCOMPARE(values.size(), size_t(3));
         int64_t sum = 0;
