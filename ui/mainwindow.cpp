@@ -13,6 +13,7 @@
 #include "ui/framedetailswidget.h"
 #include "ui/helpmenu.h"
 #include "ui/labelspanel.h"
+#include "ui/timelinewidget.h"
 #include "ui/legendwidget.h"
 #include "ui/promiseprogress.h"
 #include "ui/recentfiles.h"
@@ -80,6 +81,10 @@ MainWindow::MainWindow(QWidget* parent)
     centralLayout->setSpacing(0);
     centralLayout->addWidget(m_searchBar);
     centralLayout->addWidget(m_viewState->chipsBar());
+    m_timeline = new TimelineWidget;
+    connect(m_timeline, &TimelineWidget::timeRangeChosen, m_viewState,
+        [this](const model::TimeRange& range) { m_viewState->setTimeRange(range); });
+    centralLayout->addWidget(m_timeline);
     centralLayout->addWidget(m_scroll, 1);
     setCentralWidget(central);
     // Flame graphs grow upwards from the root: keep the bottom row in view as rows come and go.
@@ -530,6 +535,7 @@ void MainWindow::showCurrent()
     m_sandwich->showFunction(snapshot, {});
     m_topFunctions->setSnapshot(snapshot);
     m_labels->setSnapshot(snapshot);
+    m_timeline->setSnapshot(snapshot);
     m_viewState->setSnapshot(snapshot);
     m_legend->setLegend(*m_flame);
     m_searchBar->setSnapshot(snapshot);

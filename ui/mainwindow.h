@@ -31,6 +31,7 @@ class FlameGraphWidget;
 class FlameToolBar;
 class FrameDetailsWidget;
 class LabelsPanel;
+class TimelineWidget;
 class LegendWidget;
 class RecentFiles;
 class SearchBar;
@@ -140,6 +141,7 @@ private:
     FrameDetailsWidget* m_details = nullptr;
     TopFunctionsPanel* m_topFunctions = nullptr;
     LabelsPanel* m_labels = nullptr;
+    TimelineWidget* m_timeline = nullptr;
     LegendWidget* m_legend = nullptr;
     QDockWidget* m_legendDock = nullptr;
     CallersCalleesPanel* m_sandwich = nullptr;

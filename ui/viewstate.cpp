@@ -1,6 +1,7 @@
 #include "ui/viewstate.h"
 
 #include "model/core/frameformat.h"
+#include "model/core/valueformat.h"
 
 #include <QAction>
 #include <QApplication>
@@ -107,6 +108,15 @@ void ViewState::removeLabelFilter(int index)
     emit viewRequested(v);
 }
 
+void ViewState::setTimeRange(std::optional<TimeRange> range)
+{
+    if (!m_snapshot || m_snapshot->view.labels.timeRange == range)
+        return;
+    ViewOptions v = m_snapshot->view;
+    v.labels.timeRange = range;
+    emit viewRequested(v);
+}
+
 void ViewState::removeRule(int index)
 {
     if (!m_snapshot || index < 0 || size_t(index) >= m_snapshot->view.rules.size())
@@ -153,6 +163,21 @@ void ViewState::updateChips()
             connect(chip, &QToolButton::clicked, this, [this, i] { removeLabelFilter(i); });
             m_chipsLayout->addWidget(chip);
         }
+    if (const auto& range = labels.timeRange) {
+        // As offsets from the first sample, as the timeline's axis reads.
+        const auto& source = m_snapshot->source ? m_snapshot->source : m_snapshot->profile;
+        const auto span = timeSpan(*source);
+        const int64_t first = span ? span->start : 0;
+        auto* chip = new QToolButton;
+        chip->setObjectName(QStringLiteral("timeRangeChip"));
+        chip->setText(tr("time %1 to %2  ✕")
+                          .arg(QString::fromStdString(formatValue(range->start - first, "nanoseconds")),
+                              QString::fromStdString(formatValue(range->end - first, "nanoseconds"))));
+        chip->setToolTip(tr("Keep the samples of every time again"));
+        connect(chip, &QToolButton::clicked, this, [this] { setTimeRange(std::nullopt); });
+        m_chipsLayout->addWidget(chip);
+        ++labelIndex;
+    }
     if (m_snapshot->view.collapseRecursion) {
         auto* chip = new QToolButton;
         chip->setText(tr("recursion collapsed  ✕"));

@@ -40,6 +40,8 @@ public:
     void addLabelFilter(const std::string& key, const std::string& value, bool keep);
     /// Removes the index-th label filter: the kept ones first, then the dropped ones.
     void removeLabelFilter(int index);
+    /// Keeps only the samples of range (none: all), shown as a chip.
+    void setTimeRange(std::optional<model::TimeRange> range);
     /// The context menu of a frame of the flame graph: focus, ignore or hide its function or
     /// binary, copy its name.
     void showFrameMenu(model::NodeId node, const QPoint& globalPos, QWidget* parent);

@@ -474,6 +474,67 @@ LabelView defaultLabelView(const Profile& p)
     return view;
 }
 
+TimeHistogram timeHistogram(const Profile& p, const LabelView& view, size_t sampleType, size_t buckets, size_t maxGroups)
+{
+    TimeHistogram h;
+    const auto span = timeSpan(p);
+    if (!span || buckets == 0 || sampleType >= p.sampleTypes.size())
+        return h;
+    h.span = *span;
+    h.buckets = buckets;
+    // Per label set: kept by the filters, and its group (by the first root key's value).
+    const size_t sets = p.labelSetCount();
+    std::vector<uint8_t> keep(sets, 1);
+    std::vector<std::string> valueOf(sets);
+    const std::string groupKey = view.rootKeys.empty() ? std::string() : view.rootKeys.front();
+    for (size_t s = 0; s < sets; ++s) {
+        const auto labels = p.labelSet(uint32_t(s));
+        for (const TagFilter& f : view.focus)
+            keep[s] = keep[s] && f.matches(p, labels);
+        for (const TagFilter& f : view.ignore)
+            keep[s] = keep[s] && !f.matches(p, labels);
+        if (!groupKey.empty()) {
+            valueOf[s] = labelValueText(p, labels, groupKey);
+            if (valueOf[s].empty())
+                valueOf[s] = "<unknown>";
+        }
+    }
+    // The groups, largest first.
+    std::map<std::string, int64_t> totals;
+    for (size_t i = 0; i < p.sampleCount(); ++i) {
+        const uint32_t s = p.sampleLabelSet(i);
+        if (keep[s] && p.sampleTimestamps[i] != 0)
+            totals[valueOf[s]] += p.value(i, sampleType);
+    }
+    std::vector<std::pair<std::string, int64_t>> order(totals.begin(), totals.end());
+    std::stable_sort(order.begin(), order.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+    maxGroups = std::max<size_t>(maxGroups, 1);
+    std::map<std::string, size_t> groupOf;
+    for (size_t g = 0; g < order.size(); ++g) {
+        if (g + 1 < maxGroups || order.size() <= maxGroups) {
+            groupOf[order[g].first] = h.groups.size();
+            h.groups.push_back(order[g].first);
+        } else {
+            if (h.groups.size() < maxGroups)
+                h.groups.push_back("other");
+            groupOf[order[g].first] = h.groups.size() - 1;
+        }
+    }
+    if (h.groups.empty())
+        h.groups.push_back(std::string());
+    h.values.assign(buckets * h.groups.size(), 0);
+    const double width = double(h.span.end - h.span.start) + 1;
+    for (size_t i = 0; i < p.sampleCount(); ++i) {
+        const int64_t t = p.sampleTimestamps[i];
+        const uint32_t s = p.sampleLabelSet(i);
+        if (t == 0 || !keep[s])
+            continue;
+        const auto b = std::min(buckets - 1, size_t(double(t - h.span.start) / width * double(buckets)));
+        h.values[b * h.groups.size() + groupOf[valueOf[s]]] += p.value(i, sampleType);
+    }
+    return h;
+}
+
 std::optional<TimeRange> timeSpan(const Profile& p)
 {
     std::optional<TimeRange> span;

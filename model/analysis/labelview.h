@@ -108,6 +108,21 @@ struct LabelValueInfo {
 /// The values of key, largest total first; samples without the key are one entry with value "".
 std::vector<LabelValueInfo> labelValues(const Profile& profile, std::string_view key, size_t sampleType);
 
+/// Samples over time, for the timeline: the value of sampleType of the samples view's label
+/// filters keep (its time range and grouping aside) summed per time bucket, per group: the
+/// values of view.rootKeys[0] when grouped (the largest maxGroups - 1, the rest as one group
+/// "other"), else one group.
+struct TimeHistogram {
+    TimeRange span;                  ///< first to last timestamp of all samples (end inclusive)
+    size_t buckets = 0;
+    std::vector<std::string> groups; ///< largest first
+    std::vector<int64_t> values;     ///< buckets x groups, bucket-major
+    int64_t value(size_t bucket, size_t group) const { return values[bucket * groups.size() + group]; }
+};
+/// Empty (buckets 0) when no sample has a timestamp.
+TimeHistogram timeHistogram(
+    const Profile& profile, const LabelView& view, size_t sampleType, size_t buckets, size_t maxGroups = 8);
+
 /// The earliest and latest sample timestamp; none when no sample has one.
 std::optional<TimeRange> timeSpan(const Profile& profile);
 

@@ -6,6 +6,7 @@
 #include "ui/binariespanel.h"
 #include "ui/flamegraphwidget.h"
 #include "ui/mainwindow.h"
+#include "ui/timelinewidget.h"
 #include "ui/profilesnapshot.h"
 
 #include "model/analysis/calltree.h"
@@ -203,6 +204,53 @@ private slots:
         QVERIFY(finished.wait(30000));
         QCOMPARE(window.flameGraph()->snapshot()->tree->totalValue(), total);
         QVERIFY(window.flameGraph()->snapshot()->view.labels.focus.empty());
+
+        // The timeline: samples over time; dragging from 20% to 60% of its width keeps exactly
+        // the samples whose timestamps fall in that range (counted here); its chip clears it.
+        emit groupBy->activated(groupBy->findText(QStringLiteral("Process")));
+        QVERIFY(finished.wait(30000));
+        auto* timeline = window.findChild<ui::TimelineWidget*>();
+        QVERIFY(timeline);
+        QTRY_VERIFY(timeline->isVisible());
+        QTRY_VERIFY(timeline->histogram().buckets > 0);
+        QTRY_COMPARE(timeline->histogram().groups.size(), size_t(4)); // the executables
+        int64_t histogramTotal = 0;
+        for (int64_t v : timeline->histogram().values)
+            histogramTotal += v;
+        QCOMPARE(histogramTotal, total);
+        const int x1 = timeline->width() / 5, x2 = timeline->width() * 3 / 5, y = timeline->height() / 2;
+        const int64_t from = timeline->timeAt(x1), to = timeline->timeAt(x2);
+        int64_t inRange = 0;
+        {
+            const auto snap = window.flameGraph()->snapshot();
+            const model::Profile& p = *snap->source;
+            for (size_t i = 0; i < p.sampleCount(); ++i)
+                if (p.sampleTimestamps[i] >= from && p.sampleTimestamps[i] < to)
+                    inRange += p.value(i, snap->sampleType);
+        }
+        QVERIFY(inRange > 0 && inRange < total);
+        QSignalSpy chosen(timeline, &ui::TimelineWidget::timeRangeChosen);
+        QTest::mousePress(timeline, Qt::LeftButton, {}, QPoint(x1, y));
+        QTest::mouseMove(timeline, QPoint((x1 + x2) / 2, y));
+        QTest::mouseMove(timeline, QPoint(x2, y));
+        QTest::mouseRelease(timeline, Qt::LeftButton, {}, QPoint(x2, y));
+        QCOMPARE(chosen.size(), 1);
+        QVERIFY(finished.wait(30000));
+        QCOMPARE(window.flameGraph()->snapshot()->tree->totalValue(), inRange);
+        QCOMPARE(states(), before);
+        QToolButton* timeChip = nullptr;
+        QTRY_VERIFY((timeChip = window.findChild<QToolButton*>(QStringLiteral("timeRangeChip"))) != nullptr);
+        QVERIFY(timeChip->text().startsWith(QStringLiteral("time ")));
+        QTest::qWait(100);
+        window.grab().save(QStringLiteral("/tmp/otlp-shots/capture-time-range.png"));
+        timeChip->click();
+        QVERIFY(finished.wait(30000));
+        QCOMPARE(window.flameGraph()->snapshot()->tree->totalValue(), total);
+
+        // A profile without timestamps has no timeline.
+        window.openFile(QStringLiteral(SYMFLAME_OTLP_DIR "/scenario-cpu.pprof.pb"));
+        QVERIFY(finished.wait(30000));
+        QTRY_VERIFY(!timeline->isVisible());
     }
 };
 
