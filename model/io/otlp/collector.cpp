@@ -152,6 +152,7 @@ Result<Profile> readOtlpCollector(
         // The whole capture: every request read whole, then merged into one profile.
         std::vector<Profile> parts;
         parts.reserve(requests.size());
+        uint64_t samples = 0; // over all requests: the limit is the capture's
         for (size_t r = 0; r < requests.size(); ++r) {
             if (progress)
                 progress->setStage("reading request " + std::to_string(r + 1) + " of " + std::to_string(requests.size()));
@@ -160,6 +161,12 @@ Result<Profile> readOtlpCollector(
                 return makeError(part.error().code,
                     "request " + std::to_string(r + 1) + " of " + std::to_string(requests.size()) + " ("
                         + requestsBefore(r) + "): " + part.error().message);
+            samples += part->sampleCount();
+            if (samples > options.maxSamples)
+                return makeError(ErrorCode::TooLarge,
+                    "request " + std::to_string(r + 1) + " of " + std::to_string(requests.size()) + " ("
+                        + requestsBefore(r) + "): the capture has more than " + std::to_string(options.maxSamples)
+                        + " samples");
             parts.push_back(std::move(part).value());
         }
         if (progress)

@@ -184,6 +184,12 @@ QString qtHtlHash(const QByteArray& file)
     return QString::fromLatin1(h.result().left(16).toHex());
 }
 
+QByteArray readAllOf(const QString& path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
 } // namespace
 
 class TestOtlp : public QObject {
@@ -468,6 +474,21 @@ void TestOtlp::limits()
     QVERIFY(!r.ok());
     QCOMPARE(r.error().code, ErrorCode::TooLarge);
     QCOMPARE(QString::fromStdString(r.error().message), QStringLiteral("stack_table[1]: stack deeper than 1 frames"));
+
+    // A Collector file's requests count together: the capture's samples are limited, not each
+    // request's (each of these three holds fewer than 150).
+    const QByteArray framed = readAllOf(otlpFile("capture-requests.pb"));
+    o = OtlpReadOptions();
+    o.maxSamples = 150;
+    const auto span = std::span(reinterpret_cast<const uint8_t*>(framed.constData()), size_t(framed.size()));
+    r = readOtlpCollector(span, CollectorFraming::LengthPrefixed, o);
+    QVERIFY(!r.ok());
+    QCOMPARE(r.error().code, ErrorCode::TooLarge);
+    QVERIFY2(QString::fromStdString(r.error().message).startsWith(QStringLiteral("request ")), r.error().message.c_str());
+    QVERIFY2(QString::fromStdString(r.error().message).endsWith(QStringLiteral("the capture has more than 150 samples")),
+        r.error().message.c_str());
+    o.maxSamples = 1000;
+    QVERIFY(readOtlpCollector(span, CollectorFraming::LengthPrefixed, o).ok());
 }
 
 // 1.7 samples name slices of location_indices: N samples over N indices can name N²/2 frames in
@@ -791,12 +812,6 @@ QByteArray bigEndianLength(size_t n)
     for (int i = 0; i < 4; ++i)
         b[i] = char((n >> (8 * (3 - i))) & 0xff);
     return b;
-}
-
-QByteArray readAllOf(const QString& path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
 }
 
 bool writeAllTo(const QString& path, const QByteArray& bytes)
