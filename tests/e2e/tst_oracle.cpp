@@ -228,10 +228,12 @@ private slots:
 
     void labelViews_data()
     {
+        QTest::addColumn<QString>("file");
         QTest::addColumn<QStringList>("pprofOptions");
         QTest::addColumn<QStringList>("ourOptions");
-        const auto row = [](const char* name, QStringList pprof, QStringList ours) {
-            QTest::newRow(name) << pprof << ours;
+        QString file = QString::fromUtf8(fixtures::goLabelsProfile);
+        const auto row = [&](const char* name, QStringList pprof, QStringList ours) {
+            QTest::newRow(name) << file << pprof << ours;
         };
         row("tagroot worker,stage", { "-tagroot=worker,stage" }, { "--group-by", "worker,stage" });
         row("tagleaf stage,worker", { "-tagleaf=stage,worker" }, { "--group-leaf", "stage,worker" });
@@ -242,26 +244,43 @@ private slots:
         row("tagignore", { "-tagignore=stage=fib|tree" }, { "--tag-ignore", "stage=fib|tree" });
         row("tagroot with tagfocus", { "-tagroot=stage", "-tagfocus=worker=main" },
             { "--group-by", "stage", "--tag-focus", "worker=main" });
+        // The gperftools profile, labelled by pproflabel: a key with two values on some samples,
+        // numeric labels in bytes filtered by ranges with units.
+        file = QString::fromUtf8(fixtures::cxxLabelsProfile);
+        row("C++: tagroot phase,tag", { "-tagroot=phase,tag" }, { "--group-by", "phase,tag" });
+        row("C++: tagleaf tag", { "-tagleaf=tag" }, { "--group-leaf", "tag" });
+        row("C++: tagfocus bytes range", { "-tagfocus=bytes=2kb:4kb" }, { "--tag-focus", "bytes=2kb:4kb" });
+        row("C++: tagfocus bytes at least", { "-tagfocus=bytes=3kb:" }, { "--tag-focus", "bytes=3kb:" });
+        row("C++: tagfocus second value", { "-tagfocus=tag=b" }, { "--tag-focus", "tag=b" });
+        row("C++: tagignore with tagroot", { "-tagignore=phase=io", "-tagroot=phase" },
+            { "--tag-ignore", "phase=io", "--group-by", "phase" });
     }
     // A real Go CPU profile whose samples carry pprof.Do labels (worker, stage; the runtime's own
     // samples none): symflame's label options against pprof's -tagroot, -tagleaf, -tagfocus and
     // -tagignore, function for function in -top and stack for stack in -traces.
     void labelViews()
     {
+        QFETCH(QString, file);
         QFETCH(QStringList, pprofOptions);
         QFETCH(QStringList, ourOptions);
-        const QString file = QString::fromUtf8(fixtures::goLabelsProfile);
+        const QByteArray path = file.toUtf8();
         const QStringList unit { QStringLiteral("-sample_index=cpu"), QStringLiteral("-unit=nanoseconds") };
 
-        RUN_PPROF(top, fixtures::goLabelsProfile,
+        RUN_PPROF(top, path.constData(),
             QStringList { QStringLiteral("-top"), QStringLiteral("-nodecount=0"), QStringLiteral("-nodefraction=0") } + unit
                 + pprofOptions);
         QString error;
         const auto expected = parseTop(top.out, &error);
         QVERIFY2(expected, qPrintable(error));
+        // Frames without a function: pprof merges a binary's into one "[binary]" node, symflame
+        // keeps "binary+0xOFFSET" apart (the top oracle above matches them through -addresses);
+        // here they are left out of the table and named pprof's way in the stacks.
+        static const QRegularExpression unsymbolized(QStringLiteral("^(.+)\\+0x[0-9a-f]+$"));
         QHash<QString, QPair<int64_t, int64_t>> want;
+        // ("<unknown>" is a group frame of samples without the label here: kept.)
         for (const TopRow& r : expected->rows)
-            want.insert(r.name, { r.flat, r.cum });
+            if (!isMergedUnsymbolizedName(r.name) || r.name == QLatin1String("<unknown>"))
+                want.insert(r.name, { r.flat, r.cum });
         RUN_SYMFLAME(ours, QStringList { QStringLiteral("top"), file, QStringLiteral("-n"), QStringLiteral("0"),
                                QStringLiteral("--sample-type"), QStringLiteral("cpu"), QStringLiteral("--json") }
                 + ourOptions);
@@ -270,15 +289,16 @@ private slots:
         QHash<QString, QPair<int64_t, int64_t>> got;
         for (const QJsonValue& v : obj.value(QLatin1String("functions")).toArray()) {
             const QJsonObject e = v.toObject();
-            got.insert(e.value(QLatin1String("name")).toString(),
-                { e.value(QLatin1String("flat")).toInteger(), e.value(QLatin1String("cum")).toInteger() });
+            if (!unsymbolized.match(e.value(QLatin1String("name")).toString()).hasMatch())
+                got.insert(e.value(QLatin1String("name")).toString(),
+                    { e.value(QLatin1String("flat")).toInteger(), e.value(QLatin1String("cum")).toInteger() });
         }
         QVERIFY(want.size() > 5);
         QCOMPARE(got, want);
 
         // -traces: one block per sample, leaf first; pprof lists the samples' own labels above
         // the frames, which folded stacks don't carry.
-        RUN_PPROF(traces, fixtures::goLabelsProfile, QStringList { QStringLiteral("-traces") } + unit + pprofOptions);
+        RUN_PPROF(traces, path.constData(), QStringList { QStringLiteral("-traces") } + unit + pprofOptions);
         const auto t = parseTraces(traces.out, &error);
         QVERIFY2(t, qPrintable(error));
         QHash<QString, int64_t> stacks;
@@ -298,7 +318,11 @@ private slots:
             if (line.isEmpty())
                 continue;
             const qsizetype space = line.lastIndexOf(' ');
-            ourStacks.insert(QString::fromUtf8(line.left(space)), line.mid(space + 1).toLongLong());
+            QStringList frames = QString::fromUtf8(line.left(space)).split(QLatin1Char(';'));
+            for (QString& f : frames)
+                if (const auto m = unsymbolized.match(f); m.hasMatch())
+                    f = QLatin1Char('[') + QFileInfo(m.captured(1)).fileName() + QLatin1Char(']');
+            ourStacks[frames.join(QLatin1Char(';'))] += line.mid(space + 1).toLongLong();
         }
         const QSet<QString> a(stacks.keyBegin(), stacks.keyEnd()), b(ourStacks.keyBegin(), ourStacks.keyEnd());
         QVERIFY2(a == b, qPrintable(QStringLiteral("only pprof: %1\nonly symflame: %2").arg(difference(a, b), difference(b, a))));
