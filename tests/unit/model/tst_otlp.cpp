@@ -1026,6 +1026,7 @@ void TestOtlp::wholeSystemCapture_data()
         QTest::addRow("1.10%s", z) << otlpFile("capture-v1.10.pb") << zstd;
         QTest::addRow("1.9%s", z) << otlpFile("capture-v1.9.pb") << zstd;
         QTest::addRow("1.8%s", z) << otlpFile("capture-v1.8.pb") << zstd;
+        QTest::addRow("1.7%s", z) << otlpFile("capture-v1.7.pb") << zstd;
         QTest::addRow("Collector length-prefixed%s", z) << otlpFile("capture-requests.pb") << zstd;
         QTest::addRow("Collector JSON lines%s", z) << otlpFile("capture-requests.jsonl") << zstd;
     }
