@@ -86,6 +86,10 @@ public:
             functionOf[i] = it->second;
         }
 
+        // A line may name no function (OTLP's function_index 0): it stays without one.
+        const auto functionFor = [&](FunctionId f) {
+            return f.valid() && f.index() < functionOf.size() ? functionOf[f.index()] : FunctionId();
+        };
         std::vector<LocationId> locationOf(p.locations.size());
         for (size_t i = 0; i < p.locations.size(); ++i) {
             const Location& l = p.locations[i];
@@ -97,7 +101,7 @@ public:
                 : l.address;
             key.folded = l.isFolded;
             for (const Line& line : p.linesOf(l))
-                key.lines.push_back({ functionOf[line.function.index()].value, line.line, line.column });
+                key.lines.push_back({ functionFor(line.function).value, line.line, line.column });
             auto [it, inserted] = m_locations.try_emplace(key, LocationId(uint32_t(m_out.locations.size())));
             if (inserted) {
                 Location copy = l;
@@ -105,7 +109,7 @@ public:
                 copy.address = key.address;
                 copy.linesBegin = uint32_t(m_out.lines.size());
                 for (const Line& line : p.linesOf(l))
-                    m_out.lines.push_back({ functionOf[line.function.index()], line.line, line.column });
+                    m_out.lines.push_back({ functionFor(line.function), line.line, line.column });
                 m_out.locations.push_back(copy);
             }
             locationOf[i] = it->second;

@@ -217,6 +217,7 @@ private slots:
     void collectorBadInput_data();
     void collectorBadInput();
     void merge();
+    void mergeLineWithoutFunction();
     void wholeSystemCapture_data();
     void wholeSystemCapture();
     void captureCli();
@@ -1015,6 +1016,41 @@ void TestOtlp::merge()
     QCOMPARE(differing, size_t(1));
     QVERIFY2(QString::fromStdString(refused.error().message).startsWith("profile 2 has other sample types"),
         refused.error().message.c_str());
+}
+
+// An OTLP line may name no function (function_index 0, "unset"): merging keeps it so, where it
+// once indexed the function table with the invalid id (a Collector file fuzz_collector found,
+// fuzz/regressions/collector/merge-line-without-function).
+void TestOtlp::mergeLineWithoutFunction()
+{
+    Profile p;
+    p.sampleTypes.push_back({ p.strings.intern("samples"), p.strings.intern("count") });
+    p.functions.push_back({ p.strings.intern("f"), p.strings.intern("f"), {}, 0, 0 });
+    Location loc;
+    loc.address = 0x10;
+    loc.linesBegin = 0;
+    loc.lineCount = 2;
+    p.lines.push_back({ FunctionId(), 7, 0 });  // no function
+    p.lines.push_back({ FunctionId(0u), 3, 0 });
+    p.locations.push_back(loc);
+    const LocationId stack[] = { LocationId(0u) };
+    const int64_t one = 1;
+    p.addSample(p.internStack(stack), std::span(&one, 1));
+    p.finishBuilding();
+    const Profile both[] = { p, p };
+    auto merged = mergeProfiles(both);
+    QVERIFY(merged.ok());
+    QCOMPARE(merged->locations.size(), size_t(1));
+    QCOMPARE(merged->lines.size(), size_t(2));
+    QVERIFY(!merged->lines[0].function.valid());
+    QCOMPARE(merged->lines[0].line, int64_t(7));
+    QCOMPARE(merged->str(merged->functions[merged->lines[1].function.index()].name), std::string_view("f"));
+    QCOMPARE(merged->totalValue(0), int64_t(2));
+    // The file fuzz_collector found reads (or is refused) without a crash.
+    const QByteArray found = readAllOf(QStringLiteral(SYMFLAME_SOURCE_DIR "/fuzz/regressions/collector/merge-line-without-function"));
+    QVERIFY(!found.isEmpty());
+    const auto framing = collectorFraming(std::span(reinterpret_cast<const uint8_t*>(found.constData()), size_t(found.size())));
+    (void)readOtlpCollector(std::span(reinterpret_cast<const uint8_t*>(found.constData()), size_t(found.size())), framing);
 }
 
 void TestOtlp::wholeSystemCapture_data()
