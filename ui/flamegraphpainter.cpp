@@ -69,12 +69,10 @@ void FlameGraphPainter::setSnapshot(std::shared_ptr<const ProfileSnapshot> snaps
         const Profile& p = *m_snapshot->profile;
         const SymbolTable& symbols = *m_snapshot->symbols;
         for (size_t i = 0; i < symbols.size(); ++i) {
-            const Symbol& sym = symbols.symbol(SymbolId(i));
-            if (sym.exemplar.index() >= p.locations.size() || p.locations[sym.exemplar.index()].kind != FrameKind::Label)
+            const auto group = groupFrameOf(p, symbols.symbol(SymbolId(i)).exemplar);
+            if (!group)
                 continue;
-            const Location& loc = p.locations[sym.exemplar.index()];
-            const Function& fn = p.functions[p.linesOf(loc)[0].function.index()];
-            const std::string_view key = p.str(fn.file), value = p.str(fn.name);
+            const auto [key, value] = *group;
             std::string text;
             if (key == "process.pid" || key == "pid")
                 text = "pid " + std::string(value);

@@ -137,7 +137,7 @@ void FlameToolBar::fillGroupBy()
     m_groupings.clear();
     if (!m_snapshot)
         return;
-    const Profile& source = m_snapshot->source ? *m_snapshot->source : *m_snapshot->profile;
+    const Profile& source = *m_snapshot->sourceProfile();
     std::vector<std::string> keys;
     for (const LabelKeyInfo& k : labelKeys(source))
         if (k.values > 1) // a key of one value groups nothing

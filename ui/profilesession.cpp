@@ -36,16 +36,6 @@ QStringList ProfileSession::files() const
     return p.isEmpty() ? QStringList() : QStringList { p };
 }
 
-namespace {
-
-// The profile as loaded and symbolized, before grouping by label.
-const Profile* sourceOf(const ProfileSnapshot& s)
-{
-    return s.source ? s.source.get() : s.profile.get();
-}
-
-} // namespace
-
 void ProfileSession::setSnapshot(std::shared_ptr<const ProfileSnapshot> snapshot)
 {
     m_snapshot = std::move(snapshot);
@@ -122,7 +112,7 @@ bool ProfileSession::symbolize(const symbolize::SymbolizeOptions& options)
     if (!m_snapshot)
         return false;
     // The source: the profile before grouping by label (whose frames need no symbols).
-    const Profile& profile = m_snapshot->source ? *m_snapshot->source : *m_snapshot->profile;
+    const Profile& profile = *m_snapshot->sourceProfile();
     const bool anyToDo = std::any_of(profile.locations.begin(), profile.locations.end(), [&](const Location& l) {
         return l.status == FrameStatus::BinaryOnly || symbolize::isMappableJavaScriptFrame(profile, l);
     });
@@ -135,7 +125,7 @@ bool ProfileSession::symbolize(const symbolize::SymbolizeOptions& options)
     start(path(), tr("Symbolizing"), Change::Symbolized,
         [snapshot, result, options](
             Progress* progress, const PreviewSink&) -> Result<std::shared_ptr<const ProfileSnapshot>> {
-            auto copy = std::make_shared<Profile>(snapshot->source ? *snapshot->source : *snapshot->profile);
+            auto copy = std::make_shared<Profile>(*snapshot->sourceProfile());
             symbolize::SymbolizationPass pass { options };
             auto report = pass.run(*copy, progress);
             if (!report)
@@ -225,7 +215,7 @@ void ProfileSession::finish(const QString& path, Change change, const Outcome& o
         m_report = std::make_shared<const symbolize::SymbolizeReport>(std::move(m_pendingSymbolize->report));
         m_debugSources = std::move(m_pendingSymbolize->debugSources);
         m_pendingSymbolize.reset();
-    } else if (change == Change::Rebuilt && m_snapshot && sourceOf(*m_snapshot) == sourceOf(*outcome.snapshot)) {
+    } else if (change == Change::Rebuilt && m_snapshot && m_snapshot->sourceProfile() == outcome.snapshot->sourceProfile()) {
         // Another tree (or grouping) of the same profile: the symbolization report still
         // describes it (grouping adds locations, never mappings).
         m_snapshot = outcome.snapshot;

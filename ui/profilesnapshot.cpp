@@ -157,7 +157,7 @@ Result<std::shared_ptr<const ProfileSnapshot>> withView(
     snap->view = view;
     if (view.labels != snapshot.view.labels) {
         // Another grouping or label filter: the profile (and its symbols) from the source.
-        const auto& source = snapshot.source ? snapshot.source : snapshot.profile;
+        const auto& source = snapshot.sourceProfile();
         StageProgress stage(progress, 0, 400);
         stage.setStage(view.labels.empty() ? "ungrouping" : "grouping by label");
         std::shared_ptr<const Profile> profile = source;

@@ -41,6 +41,9 @@ struct ProfileSnapshot {
     size_t sampleType = 0;
     ViewOptions view; ///< what tree was built with (view.sampleType == sampleType)
 
+    /// source, or profile for a snapshot built without one (by hand, in tests).
+    const std::shared_ptr<const model::Profile>& sourceProfile() const { return source ? source : profile; }
+
     /// The filter of view over this snapshot's symbols (for tables that must agree with tree).
     model::StackFilter filter() const;
 

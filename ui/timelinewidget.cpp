@@ -69,7 +69,7 @@ void TimelineWidget::recompute()
         hide();
         return;
     }
-    const auto& source = snapshot->source ? snapshot->source : snapshot->profile;
+    const auto& source = snapshot->sourceProfile();
     if (source->sampleTimestamps.empty()) {
         m_histogram = {};
         hide();

@@ -165,8 +165,7 @@ void ViewState::updateChips()
         }
     if (const auto& range = labels.timeRange) {
         // As offsets from the first sample, as the timeline's axis reads.
-        const auto& source = m_snapshot->source ? m_snapshot->source : m_snapshot->profile;
-        const auto span = timeSpan(*source);
+        const auto span = timeSpan(*m_snapshot->sourceProfile());
         const int64_t first = span ? span->start : 0;
         auto* chip = new QToolButton;
         chip->setObjectName(QStringLiteral("timeRangeChip"));
@@ -201,14 +200,11 @@ void ViewState::showFrameMenu(NodeId node, const QPoint& globalPos, QWidget* par
     QMenu menu(parent);
     const QString shownName = QFontMetrics(menu.font()).elidedText(QString::fromStdString(name), Qt::ElideMiddle, 300);
     // A group frame (a label's value): keep or drop its samples.
-    if (sym.exemplar.index() < profile.locations.size()
-        && profile.locations[sym.exemplar.index()].kind == FrameKind::Label) {
-        const Location& loc = profile.locations[sym.exemplar.index()];
-        const Function& fn = profile.functions[profile.linesOf(loc)[0].function.index()];
-        const std::string key(profile.str(fn.file)), value(profile.str(fn.name));
+    if (const auto group = groupFrameOf(profile, sym.exemplar)) {
+        const std::string key(group->key), value(group->value);
         const QString what = QString::fromStdString(key + " = " + value);
         // "<unknown>" stands for no value: there is no sample whose value it is.
-        const bool known = value != "<unknown>";
+        const bool known = value != kNoLabelValue;
         menu.addAction(tr("Only %1").arg(what), this, [this, key, value] { addLabelFilter(key, value, true); })
             ->setEnabled(known);
         menu.addAction(tr("Without %1").arg(what), this, [this, key, value] { addLabelFilter(key, value, false); })

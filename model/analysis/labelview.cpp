@@ -251,6 +251,18 @@ void appendValue(std::string& out, const Profile& p, const Label& l)
 
 } // namespace
 
+std::optional<GroupFrame> groupFrameOf(const Profile& p, LocationId location)
+{
+    if (location.index() >= p.locations.size())
+        return std::nullopt;
+    const Location& loc = p.locations[location.index()];
+    const auto lines = p.linesOf(loc);
+    if (loc.kind != FrameKind::Label || lines.empty() || !lines[0].function.valid())
+        return std::nullopt;
+    const Function& fn = p.functions[lines[0].function.index()];
+    return GroupFrame { p.str(fn.file), p.str(fn.name) };
+}
+
 std::string labelValueText(const Profile& p, std::span<const Label> labels, std::string_view key)
 {
     std::string out;
@@ -264,16 +276,33 @@ std::string labelValueText(const Profile& p, std::span<const Label> labels, std:
     return out;
 }
 
+namespace {
+
+// Per label set of p: whether view's focus and ignore rules keep its samples.
+std::vector<uint8_t> keptSets(const Profile& p, const LabelView& view)
+{
+    std::vector<uint8_t> keep(p.labelSetCount(), 1);
+    for (size_t s = 0; s < keep.size(); ++s) {
+        const auto labels = p.labelSet(static_cast<uint32_t>(s));
+        for (const TagFilter& f : view.focus)
+            keep[s] = keep[s] && f.matches(p, labels);
+        for (const TagFilter& f : view.ignore)
+            keep[s] = keep[s] && !f.matches(p, labels);
+    }
+    return keep;
+}
+
+} // namespace
+
 Result<Profile> applyLabelView(const Profile& in, const LabelView& view, Progress* progress)
 {
     Profile out = in;
     if (view.empty())
         return out;
-    const size_t nTypes = in.sampleTypes.size();
 
     // Per label set: kept or not, and its group frames (root and leaf, as a path id).
     const size_t sets = in.labelSetCount();
-    std::vector<uint8_t> keep(sets, 1);
+    const std::vector<uint8_t> keep = keptSets(in, view);
     std::vector<uint32_t> pathOf(sets, 0);
     std::vector<std::vector<LocationId>> paths { {} }; // path 0: no frames
     std::vector<size_t> leafCount { 0 };               // frames of each path that go at the leaf
@@ -281,7 +310,7 @@ Result<Profile> applyLabelView(const Profile& in, const LabelView& view, Progres
     std::map<std::vector<LocationId>, uint32_t> pathIds;
     const auto locationFor = [&](const std::string& key, std::string value) {
         if (value.empty())
-            value = "<unknown>"; // as pprof names a frame without a name
+            value = kNoLabelValue;
         auto [it, added] = groupLocation.try_emplace({ key, value }, LocationId());
         if (added) {
             Function fn;
@@ -305,16 +334,10 @@ Result<Profile> applyLabelView(const Profile& in, const LabelView& view, Progres
     std::vector<uint8_t> used(sets, 0);
     for (size_t i = 0; i < in.sampleCount(); ++i)
         used[in.sampleLabelSet(i)] = 1;
-    for (size_t s = 0; s < sets; ++s) {
-        if (!used[s])
+    for (size_t s = 0; s < sets && grouping; ++s) {
+        if (!used[s] || !keep[s])
             continue;
         const auto labels = in.labelSet(static_cast<uint32_t>(s));
-        for (const TagFilter& f : view.focus)
-            keep[s] = keep[s] && f.matches(in, labels);
-        for (const TagFilter& f : view.ignore)
-            keep[s] = keep[s] && !f.matches(in, labels);
-        if (!keep[s] || !grouping)
-            continue;
         // Leaf first: the leaf keys last to first, then (after the stack) the root keys last
         // to first, so that the first root key is the outermost frame.
         std::vector<LocationId> path;
@@ -379,7 +402,6 @@ Result<Profile> applyLabelView(const Profile& in, const LabelView& view, Progres
         if (hasLinks)
             out.sampleLinks.push_back(in.sampleLinks[i]);
     }
-    (void)nTypes;
     out.finishBuilding();
     return out;
 }
@@ -484,20 +506,13 @@ TimeHistogram timeHistogram(const Profile& p, const LabelView& view, size_t samp
     h.buckets = buckets;
     // Per label set: kept by the filters, and its group (by the first root key's value).
     const size_t sets = p.labelSetCount();
-    std::vector<uint8_t> keep(sets, 1);
+    const std::vector<uint8_t> keep = keptSets(p, view);
     std::vector<std::string> valueOf(sets);
     const std::string groupKey = view.rootKeys.empty() ? std::string() : view.rootKeys.front();
-    for (size_t s = 0; s < sets; ++s) {
-        const auto labels = p.labelSet(uint32_t(s));
-        for (const TagFilter& f : view.focus)
-            keep[s] = keep[s] && f.matches(p, labels);
-        for (const TagFilter& f : view.ignore)
-            keep[s] = keep[s] && !f.matches(p, labels);
-        if (!groupKey.empty()) {
-            valueOf[s] = labelValueText(p, labels, groupKey);
-            if (valueOf[s].empty())
-                valueOf[s] = "<unknown>";
-        }
+    for (size_t s = 0; s < sets && !groupKey.empty(); ++s) {
+        valueOf[s] = labelValueText(p, p.labelSet(uint32_t(s)), groupKey);
+        if (valueOf[s].empty())
+            valueOf[s] = kNoLabelValue;
     }
     // The groups, largest first.
     std::map<std::string, int64_t> totals;

@@ -79,11 +79,23 @@ inline const std::vector<std::string>& processKeys()
 /// one process.pid) grouped by process (processKeys()); anything else as it is.
 LabelView defaultLabelView(const Profile& profile);
 
+/// The group of the samples without a key's label, as pprof names a frame without a name.
+inline constexpr const char* kNoLabelValue = "<unknown>";
+
 /// The profile with the view applied: the kept samples in their order (values, labels,
 /// timestamps, links), each stack with a frame per root and leaf key added, a location of kind
 /// FrameKind::Label whose function is named by the sample's values of the key joined by ","
 /// ("<unknown>" when it has none) and whose file is the key. Cancelled through progress.
 Result<Profile> applyLabelView(const Profile& in, const LabelView& view, Progress* progress = nullptr);
+
+/// What a group frame stands for: its label key and value.
+struct GroupFrame {
+    std::string_view key;
+    std::string_view value;
+};
+/// The group frame at location (kind FrameKind::Label, as applyLabelView makes them); none for
+/// any other location.
+std::optional<GroupFrame> groupFrameOf(const Profile& profile, LocationId location);
 
 /// The values of key on a sample with labels, as group frames name them ("" when none).
 std::string labelValueText(const Profile& profile, std::span<const Label> labels, std::string_view key);

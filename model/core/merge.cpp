@@ -204,7 +204,7 @@ Result<Profile> mergeProfiles(std::span<const Profile> profiles, size_t* differi
     if (profiles.empty())
         return makeError(ErrorCode::InvalidInput, "no profiles to merge");
     const Profile& first = profiles.front();
-    for (size_t i = 1; i < profiles.size() && !options.unionSampleTypes; ++i) {
+    for (size_t i = 1; i < profiles.size() && !options.oneCapture; ++i) {
         const Profile& p = profiles[i];
         if (differing)
             *differing = i;
@@ -221,7 +221,7 @@ Result<Profile> mergeProfiles(std::span<const Profile> profiles, size_t* differi
                     + std::string(first.str(first.periodType.unit)) + ")");
     }
     Profile out;
-    // Sample types: the first profile's, then (unionSampleTypes) each new one in order.
+    // Sample types: the first profile's, then (oneCapture) each new one in order.
     std::vector<std::vector<size_t>> columns(profiles.size());
     for (size_t i = 0; i < profiles.size(); ++i) {
         const Profile& p = profiles[i];
@@ -243,11 +243,14 @@ Result<Profile> mergeProfiles(std::span<const Profile> profiles, size_t* differi
     out.docUrl = out.strings.intern(first.str(first.docUrl));
     out.formatVersion = first.formatVersion;
     std::vector<std::string> comments;
+    int64_t captureEnd = 0; // oneCapture: the latest end of a part
     for (const Profile& p : profiles) {
         out.period = std::max(out.period, p.period);
         if (p.timeNanos != 0 && (out.timeNanos == 0 || p.timeNanos < out.timeNanos))
             out.timeNanos = p.timeNanos;
         out.durationNanos += p.durationNanos;
+        if (p.timeNanos != 0)
+            captureEnd = std::max(captureEnd, p.timeNanos + std::max<int64_t>(p.durationNanos, 0));
         for (StringId c : p.comments) {
             const std::string text(p.str(c));
             if (std::find(comments.begin(), comments.end(), text) == comments.end()) {
@@ -256,6 +259,9 @@ Result<Profile> mergeProfiles(std::span<const Profile> profiles, size_t* differi
             }
         }
     }
+    // Parts of one capture cover the same time: its span, not the sum (when they have times).
+    if (options.oneCapture && out.timeNanos != 0)
+        out.durationNanos = captureEnd - out.timeNanos;
     // Attributes describe a profile (OTLP: its resource): those every profile has stay the
     // result's, the others go to the samples of the profile that has them, as labels.
     const auto everywhere = [&](const Label& a) {

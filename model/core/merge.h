@@ -15,13 +15,15 @@
 namespace symflame::model {
 
 struct MergeOptions {
-    /// Profiles of other sample types merge too: the result has each type once, and a sample has
-    /// 0 for the types its profile lacks (the profiles of one capture: CPU and off-CPU).
-    bool unionSampleTypes = false;
+    /// The profiles are parts of one capture (a Collector file's requests), not separate runs:
+    /// profiles of other sample types merge too (the result has each type once, a sample 0 for
+    /// the types its profile lacks: CPU and off-CPU), and the duration is the capture's time
+    /// span (from the earliest start to the latest end) instead of the sum of the durations.
+    bool oneCapture = false;
 };
 
 /// One profile of all of profiles (at least one). Errors: InvalidInput when the sample types or
-/// period types differ (unless options.unionSampleTypes), naming the first profile (from 1) that
+/// period types differ (unless options.oneCapture), naming the first profile (from 1) that
 /// differs; its index goes to *differing when given.
 Result<Profile> mergeProfiles(
     std::span<const Profile> profiles, size_t* differing = nullptr, const MergeOptions& options = {});

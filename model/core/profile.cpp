@@ -172,9 +172,7 @@ uint32_t LabelSetIndex::intern(Profile& p, std::span<const Label> set)
     // Samples in a row often share their set (one thread's): the last one is tried first.
     if (m_last != 0 && m_last < p.labelSetCount()) {
         const auto last = p.labelSet(m_last);
-        if (std::equal(set.begin(), set.end(), last.begin(), last.end(), [](const Label& a, const Label& b) {
-                return a.key == b.key && a.str == b.str && a.num == b.num && a.numUnit == b.numUnit;
-            }))
+        if (std::equal(set.begin(), set.end(), last.begin(), last.end()))
             return m_last;
     }
     // Sets added to the profile by other means (a copy, a reader) are indexed first.

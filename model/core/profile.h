@@ -110,6 +110,9 @@ struct Label {
     StringId str;     ///< non-empty for a string label
     int64_t num = 0;  ///< value of a numeric label (when str is empty)
     StringId numUnit; ///< unit of a numeric label
+
+    /// The same key and value (ids of one profile's string table).
+    bool operator==(const Label&) const = default;
 };
 
 /// A trace span a sample was taken in (OTLP Link).

@@ -6,7 +6,6 @@
 
 #include "model/core/merge.h"
 
-#include <algorithm>
 #include <string>
 #include <utility>
 
@@ -171,18 +170,9 @@ Result<Profile> readOtlpCollector(
         }
         if (progress)
             progress->setStage("merging " + std::to_string(parts.size()) + " requests");
-        auto merged = mergeProfiles(parts, nullptr, MergeOptions { .unionSampleTypes = true });
+        auto merged = mergeProfiles(parts, nullptr, MergeOptions { .oneCapture = true });
         if (!merged)
             return merged.error();
-        // The requests are parts of one capture, over the same time: its span, not their sum.
-        int64_t start = 0, end = 0;
-        for (const Profile& part : parts)
-            if (part.timeNanos != 0) {
-                start = start == 0 ? part.timeNanos : std::min(start, part.timeNanos);
-                end = std::max(end, part.timeNanos + std::max<int64_t>(part.durationNanos, 0));
-            }
-        if (start != 0)
-            merged->durationNanos = end - start;
         merged->profilesInFile = std::move(all);
         merged->profileIndex.reset();
         return merged;

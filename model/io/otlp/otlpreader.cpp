@@ -1362,11 +1362,6 @@ private:
         std::vector<Label> ownLabels; ///< the same, as labels (sample attributes follow them)
     };
 
-    static bool sameLabel(const Label& a, const Label& b)
-    {
-        return a.key == b.key && a.str == b.str && a.num == b.num && a.numUnit == b.numUnit;
-    }
-
     Status readHeader(const ProfileRef& ref, size_t index, Header& h)
     {
         const std::string elementText = profileElement(ref, index);
@@ -1462,14 +1457,14 @@ private:
         Profile& p = m_profile;
         for (const Label& a : headers.front().attributes) {
             const bool everywhere = std::all_of(headers.begin() + 1, headers.end(), [&](const Header& h) {
-                return std::any_of(h.attributes.begin(), h.attributes.end(), [&](const Label& b) { return sameLabel(a, b); });
+                return std::find(h.attributes.begin(), h.attributes.end(), a) != h.attributes.end();
             });
             if (everywhere)
                 p.attributes.push_back(a);
         }
         for (Header& h : headers) {
             for (const Label& a : h.attributes)
-                if (std::none_of(p.attributes.begin(), p.attributes.end(), [&](const Label& b) { return sameLabel(a, b); }))
+                if (std::find(p.attributes.begin(), p.attributes.end(), a) == p.attributes.end())
                     h.ownLabels.push_back(a);
             h.labelSet = p.internLabelSet(h.ownLabels);
         }
@@ -1655,8 +1650,8 @@ private:
                     // A sample attribute that repeats one of the profile's adds nothing.
                     if (Status s = forAttributes(attributeField, Where::sampleOf(profileElement, index),
                             [&](const Label& a) {
-                                if (std::none_of(header.attributes.begin(), header.attributes.end(),
-                                        [&](const Label& b) { return sameLabel(a, b); }))
+                                if (std::find(header.attributes.begin(), header.attributes.end(), a)
+                                    == header.attributes.end())
                                     labels.push_back(a);
                             });
                         !s)
