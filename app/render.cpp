@@ -140,10 +140,10 @@ int runRender(char* argv0, int argc, char** argv)
     options.width = *width;
     options.height = *height;
     options.palette = QGuiApplication::palette();
-    options.title = QStringLiteral("%1 \u2014 %2, total %3, %4 samples")
+    options.title = QStringLiteral("%1 \u2014 %2, total %3, %4")
                         .arg(QFileInfo(QString::fromStdString(path)).fileName(), QString::fromUtf8(s.typeName()),
-                            QString::fromStdString(formatValue(total, s.unit())))
-                        .arg(qulonglong(s.profile->sampleCount()));
+                            QString::fromStdString(formatValue(total, s.unit())),
+                            QString::fromStdString(s.profile->sampleTally().describe()));
     const Status written = ui::exportFlameGraph(painter, QString::fromStdString(*output), options);
     if (!written)
         return inputError(*output, written.error().message);

@@ -153,6 +153,7 @@ void MainWindow::createStatusBar()
 {
     m_hoverLabel->setTextFormat(Qt::PlainText);
     m_statusLabel = new QLabel;
+    m_statusLabel->setObjectName(QStringLiteral("profileStatus"));
     m_progress = new QProgressBar;
     m_progress->setRange(0, kProgressScale);
     m_progress->setMaximumWidth(220);
@@ -584,8 +585,13 @@ void MainWindow::updateStatus()
     const Profile& profile = *snapshot->profile;
     const int64_t total = snapshot->tree ? snapshot->tree->totalValue() : 0;
     QLocale locale;
-    QString text = tr("%1 samples").arg(locale.toString(qulonglong(profile.sampleCount())));
-    if (!snapshot->typeName().empty())
+    const SampleTally tally = profile.sampleTally();
+    const QString count = locale.toString(qulonglong(tally.count));
+    QString text = tally.records ? (tally.count == 1 ? tr("1 sample record") : tr("%1 sample records").arg(count))
+                                 : (tally.count == 1 ? tr("1 sample") : tr("%1 samples").arg(count));
+    // "396 samples · samples total 396" says one thing twice.
+    const bool typeIsTheCount = !tally.records && (snapshot->typeName() == "samples" || snapshot->typeName() == "sample");
+    if (!snapshot->typeName().empty() && !typeIsTheCount)
         text += tr(" \u00b7 %1 total %2")
                     .arg(QString::fromUtf8(snapshot->typeName()),
                         QString::fromStdString(formatValue(total, snapshot->unit())));

@@ -147,7 +147,8 @@ void printInfoJson(Output& out, const InfoResult& info)
         { "profiles", std::move(profiles) },
         { "sample_types", std::move(sampleTypes) },
         { "default_sample_type", hasTypes(p) ? Json(p.str(p.sampleTypes[defaultType(p)].type)) : Json(nullptr) },
-        { "samples", uint64_t(p.sampleCount()) },
+        { "samples", p.sampleTally().count },
+        { "sample_records", uint64_t(p.sampleCount()) },
         { "labels", std::move(labels) },
         { "timestamps", span ? Json { { "first", span->start }, { "last", span->end } } : Json(nullptr) },
         { "locations", uint64_t(p.locations.size()) },
@@ -191,7 +192,14 @@ void printInfoText(Output& out, const InfoResult& info)
         if (i == defaultType(p))
             out << " [default]";
     }
-    out << "\nSamples:       " << uint64_t(p.sampleCount()) << '\n';
+    // Samples as pprof totals them, and the records they are stored in when the two differ.
+    const SampleTally tally = p.sampleTally();
+    out << "\nSamples:       " << tally.count;
+    if (tally.records)
+        out << (tally.count == 1 ? " record" : " records") << " (no samples count type)";
+    else if (tally.count != p.sampleCount())
+        out << " in " << uint64_t(p.sampleCount()) << (p.sampleCount() == 1 ? " record" : " records");
+    out << '\n';
     // Sample labels (attributes are above): each key, its number of values, the first few.
     for (const LabelKeyInfo& k : labelKeys(p)) {
         if (k.attribute)

@@ -77,6 +77,29 @@ std::string ProfileChoice::describe(size_t index) const
     return s;
 }
 
+std::string SampleTally::describe() const
+{
+    std::string s = std::to_string(count);
+    if (records)
+        return s + (count == 1 ? " sample record" : " sample records");
+    return s + (count == 1 ? " sample" : " samples");
+}
+
+SampleTally Profile::sampleTally() const
+{
+    // The count types producers write: pprof and Go "samples (count)", eBPF profilers the same,
+    // Node "sample"/"samples". Object counts (alloc_objects) and event counts (contentions) are
+    // not samples.
+    for (size_t t = 0; t < sampleTypes.size(); ++t) {
+        const std::string_view type = str(sampleTypes[t].type);
+        const std::string_view unit = str(sampleTypes[t].unit);
+        if ((type == "samples" || type == "sample") && (unit == "count" || unit == "samples" || unit.empty()))
+            if (const int64_t total = totalValue(t); total >= 0)
+                return { uint64_t(total), false };
+    }
+    return { uint64_t(sampleCount()), true };
+}
+
 std::string_view Profile::attribute(std::string_view key) const
 {
     for (const Label& a : attributes)

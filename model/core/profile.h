@@ -149,6 +149,14 @@ struct ProfileChoice {
     std::string describe(size_t index) const;
 };
 
+/// A profile's number of samples, and whether it had to be counted as records (no count type).
+struct SampleTally {
+    uint64_t count = 0;
+    bool records = false; ///< no "samples" count type: count is the number of sample records
+    /// "396 samples", "1 sample", "228 sample records".
+    std::string describe() const;
+};
+
 class Profile {
 public:
     StringTable strings;
@@ -204,6 +212,9 @@ public:
     std::string_view attribute(std::string_view key) const;
 
     // --- access
+    /// The number of sample records (a record is one stack with its values; a producer may
+    /// write one record for many samples of a stack). What a user calls "samples" is
+    /// sampleTally().
     size_t sampleCount() const { return sampleStacks.size(); }
     size_t stackCount() const { return stackBegin.size() - 1; }
     std::span<const LocationId> stack(StackId id) const
@@ -234,6 +245,9 @@ public:
     }
     std::string_view str(StringId id) const { return strings.get(id); }
 
+    /// How many samples the profile holds as a user counts them (what `go tool pprof` totals):
+    /// the sum of its "samples" count type where it has one, else its number of records.
+    SampleTally sampleTally() const;
     /// Index of the sample type named type (e.g. "cpu"); -1 when there is none.
     int findSampleType(std::string_view type) const;
     /// Sum of every sample's value of the given type.

@@ -24,6 +24,8 @@
 #include <QFile>
 #include <QAction>
 #include <QImage>
+#include <QLabel>
+#include <QLocale>
 #include <QFileDialog>
 #include <QLineEdit>
 #include <QListWidget>
@@ -717,6 +719,21 @@ private slots:
         QVERIFY(finished.wait(30000));
         const auto snap = window.flameGraph()->snapshot();
         QTRY_VERIFY(window.topFunctionsModel()->rowCount() > 0);
+
+        // The status bar counts samples (the samples/count type's sum, as pprof totals it), not
+        // the records that hold them.
+        {
+            const Profile& p = *snap->profile;
+            QCOMPARE(p.str(p.sampleTypes[0].type), std::string_view("samples"));
+            int64_t samples = 0;
+            for (size_t i = 0; i < p.sampleCount(); ++i)
+                samples += p.value(i, 0);
+            QVERIFY2(samples > int64_t(p.sampleCount()), "every stack sampled once: the check can't tell");
+            const auto* status = window.findChild<QLabel*>(QStringLiteral("profileStatus"));
+            QVERIFY(status);
+            QVERIFY2(status->text().startsWith(QLocale().toString(qlonglong(samples)) + QStringLiteral(" samples \u00b7 cpu total")),
+                qPrintable(status->text()));
+        }
 
         window.search(QStringLiteral("main\\."), true);
         auto m = matchSymbols(*snap->profile, *snap->symbols, SearchQuery { "main\\.", true, false });
