@@ -2,6 +2,9 @@
 #include "ui/framedetailswidget.h"
 
 #include "model/core/frameformat.h"
+#include "symbolize/pass/symbolizationpass.h"
+
+#include <algorithm>
 
 #include <QApplication>
 #include <QClipboard>
@@ -143,7 +146,14 @@ void FrameDetailsWidget::setFrame(
         m_buildId = QString::fromUtf8(profile.str(m.buildId));
         html += row(tr("Build ID"), m_buildId.isEmpty() ? tr("(none)") : m_buildId);
         const auto source = debugSources.find(int(sym.mapping.index()));
-        html += row(tr("Debug info"), source != debugSources.end() ? *source : tr("as recorded in the profile"));
+        // Before a pass has reported on the binary: what the producer wrote.
+        QString recorded = tr("not symbolized yet");
+        if (loc && loc->status == FrameStatus::Symbolized) {
+            const auto lines = profile.linesOf(*loc);
+            recorded = QString::fromStdString(symbolize::producerSymbolizedSummary(
+                std::any_of(lines.begin(), lines.end(), [](const Line& l) { return l.line > 0; })));
+        }
+        html += row(tr("Debug info"), source != debugSources.end() ? *source : recorded);
     }
     html += QStringLiteral("</table>");
     m_text->setHtml(html);

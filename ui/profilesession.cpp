@@ -39,6 +39,7 @@ QStringList ProfileSession::files() const
 void ProfileSession::setSnapshot(std::shared_ptr<const ProfileSnapshot> snapshot)
 {
     m_snapshot = std::move(snapshot);
+    m_asRead = m_snapshot ? m_snapshot->sourceProfile() : nullptr;
     m_showingPreview = false;
     m_files.clear();
     m_report.reset();
@@ -111,8 +112,9 @@ bool ProfileSession::symbolize(const symbolize::SymbolizeOptions& options)
 {
     if (!m_snapshot)
         return false;
-    // The source: the profile before grouping by label (whose frames need no symbols).
-    const Profile& profile = *m_snapshot->sourceProfile();
+    // The source: the profile as read, before grouping by label (whose frames need no symbols).
+    const std::shared_ptr<const Profile> asRead = m_asRead ? m_asRead : m_snapshot->sourceProfile();
+    const Profile& profile = *asRead;
     const bool anyToDo = std::any_of(profile.locations.begin(), profile.locations.end(), [&](const Location& l) {
         return l.status == FrameStatus::BinaryOnly || symbolize::isMappableJavaScriptFrame(profile, l);
     });
@@ -123,9 +125,9 @@ bool ProfileSession::symbolize(const symbolize::SymbolizeOptions& options)
     auto result = std::make_shared<SymbolizeResult>();
     m_pendingSymbolize = result;
     start(path(), tr("Symbolizing"), Change::Symbolized,
-        [snapshot, result, options](
+        [snapshot, asRead, result, options](
             Progress* progress, const PreviewSink&) -> Result<std::shared_ptr<const ProfileSnapshot>> {
-            auto copy = std::make_shared<Profile>(*snapshot->sourceProfile());
+            auto copy = std::make_shared<Profile>(*asRead);
             symbolize::SymbolizationPass pass { options };
             auto report = pass.run(*copy, progress);
             if (!report)

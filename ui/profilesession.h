@@ -42,7 +42,9 @@ public:
     /// The call tree of the shown profile built for view (rules, direction, recursion).
     void setView(const ViewOptions& view);
     /// Looks up names for the shown profile's addresses with options; false (nothing started)
-    /// when no frame is left to symbolize.
+    /// when the profile as read has no frame to symbolize. Every pass starts from the profile as
+    /// read, not from the last pass's result, so each binary's report comes from the current
+    /// options (a directory added or removed, a server turned off) and never from an earlier pass.
     bool symbolize(const symbolize::SymbolizeOptions& options);
     /// Cancels the running job; true when one was running.
     bool cancel();
@@ -101,6 +103,7 @@ private:
     void finish(const QString& path, Change change, const Outcome& outcome, const QStringList& files = {});
 
     std::shared_ptr<const ProfileSnapshot> m_snapshot;
+    std::shared_ptr<const model::Profile> m_asRead; ///< m_snapshot's profile before any pass
     bool m_showingPreview = false; ///< m_snapshot is a load's preview
     QStringList m_files; ///< merged into m_snapshot, when more than one
     std::shared_ptr<const symbolize::SymbolizeReport> m_report;

@@ -113,6 +113,9 @@ std::vector<BinaryRow> triageBinaries(const model::Profile& p, const SymbolizeRe
         rowOfLocation[i] = r;
         ++rows[r].locations;
         rows[r].symbolized += loc.status == model::FrameStatus::Symbolized;
+        if (!rows[r].withLines)
+            for (const model::Line& l : p.linesOf(loc))
+                rows[r].withLines = rows[r].withLines || l.line > 0;
     }
     // Self and total, once per sample for total.
     if (sampleType < p.sampleTypes.size()) {
@@ -138,7 +141,6 @@ std::vector<BinaryRow> triageBinaries(const model::Profile& p, const SymbolizeRe
     }
     // Status: from the report, else from the frames alone.
     for (BinaryRow& row : rows) {
-        const model::Mapping& first = p.mappings[row.mappings.front().index()];
         const bool notApplicable = (row.path.empty() && row.buildId.empty()) || model::isUnsymbolizableMappingName(row.path);
         if (notApplicable) {
             row.state = BinaryState::NotApplicable;
@@ -157,8 +159,7 @@ std::vector<BinaryRow> triageBinaries(const model::Profile& p, const SymbolizeRe
                 parseMismatch(m.summary, row);
         } else if (row.locations > 0 && row.symbolized == row.locations) {
             row.state = BinaryState::Symbolized;
-            row.detail = first.has(model::Mapping::HasLineNumbers) ? "symbolized by the producer"
-                                                                   : "named by the producer (no lines)";
+            row.detail = producerSymbolizedSummary(row.withLines);
         } else {
             row.state = BinaryState::NotSymbolized;
             row.detail = "not symbolized yet";

@@ -47,6 +47,7 @@ struct BinaryRow {
     int64_t total = 0; ///< value of samples with any frame in this binary
     uint64_t locations = 0;
     uint64_t symbolized = 0;
+    bool withLines = false; ///< some location has a line number
 };
 
 /// Rows for profile, in triage order (problems first, then by total value). report is the last

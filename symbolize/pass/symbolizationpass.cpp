@@ -679,7 +679,8 @@ Result<SymbolizeReport> SymbolizationPass::run(Profile& p, model::Progress* prog
     if (!mergeError.empty())
         return makeError(ErrorCode::TooLarge, mergeError);
 
-    // Counts per mapping, over all its locations.
+    // Counts per mapping, over all its locations, and whether any has a line number.
+    std::vector<uint8_t> withLines(report.mappings.size(), 0);
     for (const model::Location& loc : p.locations) {
         if (!loc.mapping.valid() || loc.mapping.index() >= report.mappings.size())
             continue;
@@ -687,13 +688,17 @@ Result<SymbolizeReport> SymbolizationPass::run(Profile& p, model::Progress* prog
         ++rep.locations;
         if (loc.status == FrameStatus::Symbolized)
             ++rep.resolved;
+        if (!withLines[loc.mapping.index()])
+            for (const model::Line& l : p.linesOf(loc))
+                withLines[loc.mapping.index()] |= l.line > 0;
     }
     for (const MappingReport& rep : report.mappings) {
         report.locations += rep.locations;
         report.resolved += rep.resolved;
     }
     // Mappings that were not looked up say why.
-    for (MappingReport& rep : report.mappings) {
+    for (size_t m = 0; m < report.mappings.size(); ++m) {
+        MappingReport& rep = report.mappings[m];
         if (!rep.summary.empty())
             continue;
         if (rep.locations == 0) {
@@ -701,7 +706,7 @@ Result<SymbolizeReport> SymbolizationPass::run(Profile& p, model::Progress* prog
             rep.summary = "no locations";
         } else {
             rep.status = LocateStatus::Found;
-            rep.summary = "already symbolized";
+            rep.summary = producerSymbolizedSummary(withLines[m]);
         }
     }
 
@@ -720,6 +725,11 @@ Result<SymbolizeReport> SymbolizationPass::run(Profile& p, model::Progress* prog
         report.sourceMaps = applySourceMaps(p, sm);
     }
     return report;
+}
+
+std::string producerSymbolizedSummary(bool withLines)
+{
+    return withLines ? "symbolized by the producer" : "symbolized by the producer: function names, no file or line";
 }
 
 Result<SymbolizeReport> symbolizeProfile(Profile& profile, const SymbolizeOptions& options, model::Progress* progress)

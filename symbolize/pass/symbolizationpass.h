@@ -79,6 +79,11 @@ struct MappingReport {
     std::string line() const;
 };
 
+/// How a binary is described whose frames the profile's producer had named already (Go's
+/// runtime/pprof, pprof files written symbolized, Node): one wording for the pass's report, the
+/// binaries panel, `info` and the frame details. withLines: some frame has a line number.
+std::string producerSymbolizedSummary(bool withLines);
+
 struct SymbolizeReport {
     std::vector<MappingReport> mappings; ///< one per mapping of the profile, in mapping order
     uint64_t locations = 0;

@@ -372,15 +372,27 @@ private slots:
         // Another view of the same profile (a rule, then without it) keeps the pass's report and
         // starts no new pass over what is still unsymbolized.
         const BinaryState reported = strippedRow()->state;
+        // Every row as the pass reported it: name, state, where its debug info came from.
+        auto provenance = [&](bool withStripped) {
+            QStringList out;
+            for (const BinaryRow& r : panel->model()->rows())
+                if (withStripped || r.name != "c_pie")
+                    out << QString::fromStdString(r.name + " | " + r.detail + " | " + r.debugPath) + QStringLiteral(" | %1").arg(int(r.state));
+            out.sort();
+            return out;
+        };
+        const QStringList reportedRows = provenance(true);
+        QVERIFY2(reportedRows.filter(QStringLiteral("| /")).size() >= 1, qPrintable(reportedRows.join('\n')));
         for (int step = 0; step < 2; ++step) {
             loaded.clear();
             if (step == 0)
-                window.addRule({ model::FilterRule::Action::Hide, model::FilterRule::Target::Function, "no_such_function" });
+                window.addRule({ model::FilterRule::Action::Focus, model::FilterRule::Target::Function, "main" });
             else
                 window.removeRule(0);
             QVERIFY(loaded.wait(60000));
             QVERIFY(!window.isLoading());
             QVERIFY(strippedRow() && strippedRow()->state == reported);
+            QCOMPARE(provenance(true), reportedRows);
         }
         QCOMPARE(symbolized.size(), 1);
         // The labels drawn for the outermost frames (the functions of each one-location stack).
@@ -421,6 +433,14 @@ private slots:
         QVERIFY(symbolized.wait(120000));
         QTRY_VERIFY(strippedRow() && strippedRow()->state == BinaryState::Symbolized);
         QVERIFY(QString::fromStdString(strippedRow()->debugPath).startsWith(m_debugDir));
+        // The other binaries say where their debug info came from as before: the new pass looked
+        // them up again from their addresses, it did not find them "already symbolized".
+        // (Binaries still missing say so with the new directory among the places tried.)
+        const QString symbolizedState = QStringLiteral(" | %1").arg(int(BinaryState::Symbolized));
+        const QStringList symbolizedBefore
+            = QStringList(reportedRows).filter(QRegularExpression(QStringLiteral("^(?!c_pie )"))).filter(symbolizedState);
+        QVERIFY2(!symbolizedBefore.isEmpty(), qPrintable(reportedRows.join('\n')));
+        QCOMPARE(provenance(false).filter(symbolizedState), symbolizedBefore);
         const QStringList after = labels();
         QCOMPARE(addresses(after), 0);
         // Every function of the binary now has its name in the graph.
