@@ -187,13 +187,28 @@ void BinariesPanel::selectRow(int row)
 
 void BinariesPanel::updateSummary()
 {
-    size_t problems = 0;
-    for (const symbolize::BinaryRow& r : m_model->rows())
+    // Counted over the binaries there is something to look up for; [vdso], the kernel and
+    // anonymous mappings are mentioned apart.
+    size_t problems = 0, without = 0;
+    for (const symbolize::BinaryRow& r : m_model->rows()) {
         problems += symbolize::isProblem(r.state);
-    const size_t n = m_model->rows().size();
-    m_summary->setText(n == 0      ? tr("No binaries")
-            : problems == 0        ? tr("All %1 binaries are symbolized").arg(n)
-                                   : tr("%1 of %2 binaries lack debug info").arg(problems).arg(n));
+        without += r.state == symbolize::BinaryState::NotApplicable;
+    }
+    const size_t n = m_model->rows().size() - without;
+    QString text;
+    if (m_model->rows().empty())
+        text = tr("No binaries");
+    else if (n == 0)
+        text = tr("No binary to symbolize");
+    else if (problems == 0)
+        text = n == 1 ? tr("The binary is symbolized") : tr("All %1 binaries are symbolized").arg(n);
+    else
+        text = n == 1 ? tr("The binary is not fully symbolized")
+                      : tr("%1 of %2 binaries are not fully symbolized").arg(problems).arg(n);
+    if (without > 0)
+        text += without == 1 ? tr(" \u00b7 1 mapping without a file (kernel, vdso)")
+                             : tr(" \u00b7 %1 mappings without a file (kernel, vdso)").arg(without);
+    m_summary->setText(text);
 }
 
 void BinariesPanel::updateDetails()

@@ -12,8 +12,6 @@ const char* binaryStateName(BinaryState s)
     switch (s) {
     case BinaryState::Symbolized:
         return "symbolized";
-    case BinaryState::Partial:
-        return "partly symbolized";
     case BinaryState::NamesOnly:
         return "names only";
     case BinaryState::NotFound:
@@ -61,9 +59,10 @@ BinaryState stateOf(const MappingReport& m, const BinaryRow& row)
         || m.source == DebugSource::MiniDebugInfo;
     if (row.symbolized == 0)
         return BinaryState::NoDebugInfo;
-    if (namesOnly)
-        return BinaryState::NamesOnly;
-    return row.symbolized == row.locations ? BinaryState::Symbolized : BinaryState::Partial;
+    // Addresses still without a function lie outside every function the file's debug info and
+    // symbol tables know (the engines name a frame from either): PLT stubs, padding. That is
+    // not missing debug info; the detail counts them (outsideFunctionsNote).
+    return namesOnly ? BinaryState::NamesOnly : BinaryState::Symbolized;
 }
 
 // "build ID mismatch: /p has build ID X, wanted Y" → /p, X.
@@ -151,6 +150,12 @@ std::vector<BinaryRow> triageBinaries(const model::Profile& p, const SymbolizeRe
             const MappingReport& m = report->mappings[row.mappings.front().index()];
             row.state = stateOf(m, row);
             row.detail = m.error.empty() ? m.summary : m.error;
+            if (m.error.empty() && row.symbolized > 0 && row.symbolized < row.locations) {
+                const uint64_t outside = row.locations - row.symbolized;
+                row.detail += "; " + std::to_string(outside) + (outside == 1 ? " address lies" : " addresses lie")
+                    + " outside every function it knows (PLT stubs or padding) and "
+                    + (outside == 1 ? "keeps its" : "keep their") + " address";
+            }
             row.tried = m.tried;
             row.source = m.source;
             row.debugPath = m.debugPath;

@@ -15,8 +15,7 @@
 namespace symflame::symbolize {
 
 enum class BinaryState : uint8_t {
-    Symbolized, ///< every location has a function (from the producer or our pass)
-    Partial, ///< some locations have none (names only, or addresses DWARF does not cover)
+    Symbolized, ///< debug info read (or named by the producer): every address inside a function has one
     NamesOnly, ///< functions from a symbol table, no lines
     NotFound, ///< the binary was not found (paths searched are in tried)
     BuildIdMismatch, ///< a file was found, with another build ID

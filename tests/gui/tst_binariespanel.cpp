@@ -195,6 +195,54 @@ private slots:
         QVERIFY(upload.find(rowNamed(rows, "c_pie")->debugPath) != std::string::npos);
     }
 
+    // A binary with DWARF one of whose addresses lies in the padding after a function (as
+    // libc's in .plt do: no function there in the debug info or the symbol tables) is
+    // symbolized, not "lacking debug info"; the detail says why one address keeps its number.
+    void paddingIsNotMissingDebugInfo()
+    {
+        model::Profile p = symtest::makeProfile({ m_bins[0] }, { m_paths[0] });
+        QVERIFY(!p.locations.empty());
+        const ElfSegment* x = nullptr;
+        for (const ElfSegment& seg : m_bins[0].elf->segments())
+            if (seg.type == elf::PT_LOAD && (seg.flags & elf::PF_X))
+                x = &seg;
+        QVERIFY(x);
+        const model::Mapping& m = p.mappings[0];
+        auto addAt = [&](uint64_t vaddr) {
+            model::Location loc;
+            loc.mapping = model::MappingId(0u);
+            loc.address = vaddr - x->vaddr + x->offset - m.offset + m.start;
+            const model::LocationId l(p.locations.size());
+            p.locations.push_back(loc);
+            const int64_t one = 1;
+            p.addSample(p.internStack(std::span(&l, 1)), std::span(&one, 1));
+            return l.index();
+        };
+        // Padding: past the end of a sized function, before the next symbol.
+        auto table = SymbolTable::load(m_bins[0].elf, SymbolTable::Kind::Static);
+        QVERIFY(table);
+        std::vector<SymbolTable::Symbol> syms(table->symbols().begin(), table->symbols().end());
+        std::sort(syms.begin(), syms.end(), [](const auto& a, const auto& b) { return a.address < b.address; });
+        uint64_t padding = 0;
+        for (size_t i = 0; i + 1 < syms.size() && !padding; ++i)
+            if (syms[i].size > 0 && syms[i].address + syms[i].size < syms[i + 1].address)
+                padding = syms[i].address + syms[i].size;
+        QVERIFY(padding);
+        const size_t inPadding = addAt(padding);
+
+        SymbolizeOptions o;
+        o.locator.useDefaultDebugDir = false;
+        auto report = symbolizeProfile(p, o);
+        QVERIFY(report);
+        QCOMPARE(p.locations[inPadding].status, model::FrameStatus::BinaryOnly);
+        const auto rows = triageBinaries(p, &*report, 0);
+        const BinaryRow* row = rowNamed(rows, "cxx_pie");
+        QVERIFY(row);
+        QCOMPARE(row->symbolized + 1, row->locations);
+        QCOMPARE(row->state, BinaryState::Symbolized);
+        QVERIFY2(row->detail.find("1 address lies outside every function it knows") != std::string::npos, row->detail.c_str());
+    }
+
     void panelFiltersAndChecksFiles()
     {
         model::Profile p = profile();
@@ -527,7 +575,7 @@ private slots:
         for (const BinaryRow& r : panel->model()->rows())
             if (r.name == "c_pie") {
                 found = true;
-                QCOMPARE(r.state, BinaryState::Symbolized);
+                QVERIFY2(r.state == BinaryState::Symbolized, r.detail.c_str());
                 QCOMPARE(r.source, DebugSource::Debuginfod);
             }
         QVERIFY(found);
