@@ -87,7 +87,7 @@ int runGui(int argc, char** argv)
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/symflame.svg")));
 
     ui::MainWindow window;
-    window.resize(1280, 800);
+    window.restoreLayout(); // the last session's size and panels, else a size that fits the screen
     window.show();
     QStringList paths;
     for (const std::string& file : files)

@@ -4,6 +4,7 @@
 
 #include "model/core/frameformat.h"
 #include "symbolize/pass/binarytriage.h"
+#include "ui/binariesmodel.h"
 #include "ui/binariespanel.h"
 #include "ui/breadcrumb.h"
 #include "ui/callerscalleespanel.h"
@@ -25,6 +26,7 @@
 
 #include <QAction>
 #include <QActionGroup>
+#include <QCloseEvent>
 #include <QApplication>
 #include <QComboBox>
 #include <QDockWidget>
@@ -42,6 +44,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QScreen>
 #include <QScrollBar>
 #include <QSettings>
 #include <QStatusBar>
@@ -127,6 +130,60 @@ MainWindow::MainWindow(QWidget* parent)
     createMenus();
     updateTitle();
     updateStatus();
+    m_defaultLayout = saveState();
+}
+
+namespace {
+constexpr const char* kGeometryKey = "window/geometry";
+/// 85% of the screen's free area, at most 1600x1000 (1280x800 when the screen is unknown).
+QSize defaultWindowSize(const QWidget* w)
+{
+    const QScreen* s = w->screen();
+    return s ? (s->availableGeometry().size() * 85 / 100).boundedTo(QSize(1600, 1000)) : QSize(1280, 800);
+}
+constexpr const char* kLayoutKey = "window/layout";
+constexpr int kLayoutVersion = 1; ///< raise when the docks change, so old layouts are not restored
+} // namespace
+
+void MainWindow::restoreLayout()
+{
+    QSettings settings;
+    const bool geometry = restoreGeometry(settings.value(QLatin1String(kGeometryKey)).toByteArray());
+    if (!geometry)
+        resize(defaultWindowSize(this));
+    restoreState(settings.value(QLatin1String(kLayoutKey)).toByteArray(), kLayoutVersion);
+}
+
+void MainWindow::resetLayout()
+{
+    restoreState(m_defaultLayout);
+    m_legendDock->setVisible(m_flame->painter().colorScheme() != FlameGraphPainter::ColorScheme::Name);
+    if (!isMaximized() && !isFullScreen())
+        resize(defaultWindowSize(this));
+    sizeBinariesDock();
+    QSettings settings;
+    settings.remove(QLatin1String(kGeometryKey));
+    settings.remove(QLatin1String(kLayoutKey));
+}
+
+void MainWindow::sizeBinariesDock()
+{
+    // A strip below the flame graph (the summary and three rows) while every binary is fine;
+    // room for the table and the reasons when one has a problem.
+    const auto& rows = m_binaries->model()->rows();
+    const bool problem = std::any_of(rows.begin(), rows.end(), [](const symbolize::BinaryRow& r) { return symbolize::isProblem(r.state); });
+    const int line = fontMetrics().height();
+    resizeDocks({ m_binariesDock }, { problem ? 12 * line + 80 : 6 * line + 40 }, Qt::Vertical);
+    if (problem)
+        m_binariesDock->raise();
+}
+
+void MainWindow::closeEvent(QCloseEvent* event)
+{
+    QSettings settings;
+    settings.setValue(QLatin1String(kGeometryKey), saveGeometry());
+    settings.setValue(QLatin1String(kLayoutKey), saveState(kLayoutVersion));
+    QMainWindow::closeEvent(event);
 }
 
 MainWindow::~MainWindow() = default;
@@ -227,6 +284,8 @@ void MainWindow::createMenus()
     view->addSeparator();
     for (QDockWidget* dock : findChildren<QDockWidget*>())
         view->addAction(dock->toggleViewAction());
+    view->addSeparator();
+    view->addAction(tr("Reset &Layout"), this, &MainWindow::resetLayout);
 
     QMenu* settings = menuBar()->addMenu(tr("&Settings"));
     settings->addAction(tr("&Symbolization…"), this, &MainWindow::editSymbolizeSettings);
@@ -243,10 +302,15 @@ void MainWindow::createDocks()
     addDockWidget(Qt::RightDockWidgetArea, detailsDock);
 
     m_topFunctions = new TopFunctionsPanel;
-    connect(m_topFunctions, &TopFunctionsPanel::focusRequested, this, [this](const QString& name) {
-        m_viewState->addRule(
-            FilterRule { FilterRule::Action::Focus, FilterRule::Target::Function, name.toStdString() });
+    connect(m_topFunctions, &TopFunctionsPanel::focusRequested, this, [this](SymbolId function) {
+        const auto& snapshot = m_session->snapshot();
+        if (!snapshot || function.index() >= snapshot->symbols->size())
+            return;
+        m_viewState->addRule(FilterRule {
+            FilterRule::Action::Focus, FilterRule::Target::Function, snapshot->symbols->displayName(function) });
     });
+    connect(m_topFunctions, &TopFunctionsPanel::functionClicked, this, [this](SymbolId f) { selectFunction(f, false); });
+    connect(m_topFunctions, &TopFunctionsPanel::functionActivated, this, [this](SymbolId f) { selectFunction(f, true); });
     auto* topDock = new QDockWidget(tr("Top Functions"), this);
     topDock->setObjectName(QStringLiteral("topFunctionsDock"));
     topDock->setWidget(m_topFunctions);
@@ -272,8 +336,6 @@ void MainWindow::createDocks()
     sandwichDock->setWidget(m_sandwich);
     addDockWidget(Qt::BottomDockWidgetArea, sandwichDock);
     sandwichDock->hide();
-    connect(m_topFunctions, &TopFunctionsPanel::functionClicked, this,
-        [this](SymbolId function) { m_sandwich->showFunction(m_session->snapshot(), function); });
 
     m_legend = new LegendWidget;
     m_legendDock = new QDockWidget(tr("Legend"), this);
@@ -288,8 +350,8 @@ void MainWindow::createDocks()
     binariesDock->setWidget(m_binaries);
     addDockWidget(Qt::BottomDockWidgetArea, binariesDock);
     tabifyDockWidget(sandwichDock, binariesDock);
-    // A strip below the flame graph, not half the window (about ten table rows).
-    resizeDocks({ binariesDock }, { 12 * fontMetrics().height() + 80 }, Qt::Vertical);
+    m_binariesDock = binariesDock;
+    sizeBinariesDock();
     const auto resymbolizeWith = [this](const QString& dir) {
         SymbolizeSettings st = SymbolizeSettings::load();
         if (!st.local.searchDirs.contains(dir))
@@ -310,6 +372,30 @@ void MainWindow::createDocks()
     m_legendDock->hide();
     connect(m_legend, &LegendWidget::highlightRequested, m_flame, &FlameGraphWidget::setHighlight);
     connect(m_legend, &LegendWidget::highlightCleared, m_searchBar, &SearchBar::apply); // back to the search's
+}
+
+void MainWindow::selectFunction(SymbolId function, bool zoom)
+{
+    const auto& snapshot = m_session->snapshot();
+    if (!snapshot || !snapshot->tree || function.index() >= snapshot->symbols->size())
+        return;
+    // Its frames highlighted, its hottest frame selected (details, callers and callees).
+    std::vector<uint8_t> highlight(snapshot->symbols->size(), 0);
+    highlight[function.index()] = 1;
+    m_flame->setHighlight(std::move(highlight));
+    const CallTree& tree = *snapshot->tree;
+    NodeId hottest;
+    for (size_t i = 1; i < tree.size(); ++i)
+        if (tree.node(NodeId(i)).symbol == function && (!hottest.valid() || tree.node(NodeId(i)).total > tree.node(hottest).total))
+            hottest = NodeId(i);
+    if (!hottest.valid()) {
+        m_sandwich->showFunction(snapshot, function);
+        return;
+    }
+    if (zoom)
+        m_flame->jumpTo(hottest);
+    m_flame->setSelected(hottest);
+    m_sandwich->showFunction(snapshot, function);
 }
 
 QStringList MainWindow::recentFiles()
@@ -447,10 +533,18 @@ void MainWindow::showFinished(
         const qulonglong resolved = report ? report->resolved + report->sourceMaps.resolved : 0;
         const qulonglong locations = report ? report->locations + report->sourceMaps.locations : 0;
         m_hoverLabel->setText(tr("Symbolized %1 of %2 locations").arg(resolved).arg(locations));
+        if (!m_binariesSized) { // once per file: later passes keep the size the user left
+            m_binariesSized = true;
+            sizeBinariesDock();
+        }
         emit symbolizationFinished(resolved, locations);
         return;
     }
     m_hoverLabel->clear();
+    if (change == ProfileSession::Change::Loaded) {
+        m_topFunctions->clearFilter(); // a filter typed for the last file
+        m_binariesSized = false;
+    }
     const QStringList files = m_session->files();
     for (auto it = files.rbegin(); it != files.rend(); ++it)
         m_recent->add(*it);

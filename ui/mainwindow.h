@@ -82,6 +82,16 @@ public:
     /// When false, load errors are reported by loadFailed only, without a message box (tests).
     void setErrorDialogsEnabled(bool enabled) { m_errorDialogs = enabled; }
 
+    /// The window geometry and panel layout the user left (saved when the window closes), or
+    /// the default layout at a size that fits the screen.
+    void restoreLayout();
+    /// The default layout: panels where they start, the window sized for the screen.
+    void resetLayout();
+
+    /// Selects function everywhere: its frames highlighted in the flame graph, its hottest frame
+    /// selected (frame details, callers and callees); zoom also zooms to that frame.
+    void selectFunction(model::SymbolId function, bool zoom);
+
 signals:
     /// A load or sample-type switch finished and its result is shown.
     void loadFinished(const QString& path);
@@ -96,6 +106,8 @@ signals:
 protected:
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
+
+    void closeEvent(QCloseEvent* event) override;
 
 private:
     void createToolBar();
@@ -116,6 +128,8 @@ private:
     void updateTitle();
     void updateStatus();
     void updateBinaries();
+    /// The binaries panel small while every binary is fine, large and in front when one isn't.
+    void sizeBinariesDock();
     void openDialog();
     void exportDialog();
     /// "file — type" above an exported graph.
@@ -124,6 +138,9 @@ private:
     QString filesName() const;
     void editSymbolizeSettings();
 
+    QDockWidget* m_binariesDock = nullptr;
+    bool m_binariesSized = false; ///< sizeBinariesDock ran after this file's first pass
+    QByteArray m_defaultLayout; ///< saveState() right after the docks were made
     ProfileSession* m_session = nullptr;
     ViewState* m_viewState = nullptr;
     SearchBar* m_searchBar = nullptr;

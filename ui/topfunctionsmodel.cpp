@@ -19,6 +19,16 @@ void TopFunctionsModel::setEntries(
     m_snapshot = std::move(snapshot);
     m_entries = m_snapshot ? std::move(entries) : std::vector<TopEntry>();
     m_total = total;
+    m_sharedNames.clear();
+    if (m_snapshot) {
+        QSet<QString> seen;
+        for (const TopEntry& e : m_entries) {
+            const QString name = QString::fromStdString(m_snapshot->symbols->displayName(e.symbol));
+            if (seen.contains(name))
+                m_sharedNames.insert(name);
+            seen.insert(name);
+        }
+    }
     endResetModel();
 }
 
@@ -54,13 +64,14 @@ QVariant TopFunctionsModel::data(const QModelIndex& index, int role) const
         const std::string_view unit = m_snapshot->unit();
         switch (index.column()) {
         case Function:
-            return QString::fromStdString(symbols.displayName(e.symbol));
+            return functionText(e.symbol);
+        // One unit per column, the total's, as pprof's tables.
         case Self:
-            return QString::fromStdString(formatValue(e.flat, unit));
+            return QString::fromStdString(formatValueScaled(e.flat, unit, m_total));
         case SelfPercent:
             return QString::number(percent(e.flat), 'f', 2) + QLatin1Char('%');
         case Total:
-            return QString::fromStdString(formatValue(e.cum, unit));
+            return QString::fromStdString(formatValueScaled(e.cum, unit, m_total));
         case TotalPercent:
             return QString::number(percent(e.cum), 'f', 2) + QLatin1Char('%');
         case Binary:
@@ -88,8 +99,34 @@ QVariant TopFunctionsModel::data(const QModelIndex& index, int role) const
     return {};
 }
 
+QString TopFunctionsModel::functionText(SymbolId symbol) const
+{
+    const SymbolTable& symbols = *m_snapshot->symbols;
+    QString name = QString::fromStdString(symbols.displayName(symbol));
+    // Functions that share a name (Node's "(anonymous)", static helpers in several files) are
+    // told apart by where they are.
+    if (m_sharedNames.contains(name)) {
+        const Symbol& sym = symbols.symbol(symbol);
+        const Profile& profile = *m_snapshot->profile;
+        int64_t line = 0;
+        if (sym.exemplar.valid() && sym.exemplar.index() < profile.locations.size()) {
+            const auto lines = profile.linesOf(profile.locations[sym.exemplar.index()]);
+            if (sym.lineIndex < lines.size() && lines[sym.lineIndex].function.valid())
+                line = profile.functions[lines[sym.lineIndex].function.index()].startLine;
+        }
+        if (!sym.file.empty())
+            name += QStringLiteral(" (%1%2)")
+                        .arg(QString::fromUtf8(baseName(profile.str(sym.file))),
+                            line > 0 ? QStringLiteral(":%1").arg(line) : QString());
+    }
+    return name;
+}
+
 QVariant TopFunctionsModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
+    // Numbers sort largest first on the first click.
+    if (orientation == Qt::Horizontal && role == Qt::InitialSortOrderRole)
+        return int(section == Function || section == Binary ? Qt::AscendingOrder : Qt::DescendingOrder);
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return {};
     switch (section) {

@@ -7,6 +7,7 @@
 #include "ui/profilesnapshot.h"
 
 #include <QAbstractTableModel>
+#include <QSet>
 
 #include <memory>
 #include <vector>
@@ -33,7 +34,11 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
 private:
+    /// The function's name, with its file:line when another row has the same name.
+    QString functionText(model::SymbolId symbol) const;
+
     std::shared_ptr<const ProfileSnapshot> m_snapshot;
+    QSet<QString> m_sharedNames; ///< names of more than one row
     std::vector<model::TopEntry> m_entries;
     int64_t m_total = 0;
 };

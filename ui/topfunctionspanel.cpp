@@ -5,6 +5,7 @@
 
 #include <QHeaderView>
 #include <QLineEdit>
+#include <QMenu>
 #include <QSortFilterProxyModel>
 #include <QTableView>
 #include <QVBoxLayout>
@@ -23,6 +24,7 @@ TopFunctionsPanel::TopFunctionsPanel(QWidget* parent)
     m_proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
     m_proxy->setFilterKeyColumn(TopFunctionsModel::Function);
     m_view = new QTableView;
+    m_view->setObjectName(QStringLiteral("topFunctionsTable"));
     m_view->setModel(m_proxy);
     m_view->setSortingEnabled(true);
     m_view->sortByColumn(TopFunctionsModel::Self, Qt::DescendingOrder);
@@ -30,23 +32,56 @@ TopFunctionsPanel::TopFunctionsPanel(QWidget* parent)
     m_view->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_view->verticalHeader()->hide();
     m_view->verticalHeader()->setDefaultSectionSize(m_view->fontMetrics().height() + 4);
-    m_view->horizontalHeader()->setSectionResizeMode(TopFunctionsModel::Function, QHeaderView::Stretch);
-    m_view->setToolTip(tr("Double-click a function to focus on it"));
-    auto* filter = new QLineEdit;
-    filter->setPlaceholderText(tr("Filter functions"));
-    filter->setClearButtonEnabled(true);
-    connect(filter, &QLineEdit::textChanged, m_proxy, &QSortFilterProxyModel::setFilterFixedString);
-    connect(m_view, &QTableView::doubleClicked, this, [this](const QModelIndex& index) {
-        emit focusRequested(m_proxy->index(index.row(), TopFunctionsModel::Function).data().toString());
+    // The name takes what the numbers leave; numbers as wide as they need. The binary is a
+    // column to turn on (header menu): the dock's default width holds the rest.
+    QHeaderView* header = m_view->horizontalHeader();
+    header->setSectionResizeMode(QHeaderView::ResizeToContents);
+    header->setSectionResizeMode(TopFunctionsModel::Function, QHeaderView::Stretch);
+    header->setMinimumSectionSize(m_view->fontMetrics().horizontalAdvance(QStringLiteral("000")));
+    m_view->setColumnHidden(TopFunctionsModel::Binary, true);
+    header->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(header, &QWidget::customContextMenuRequested, this, [this, header](const QPoint& at) {
+        QMenu menu;
+        for (int c = 1; c < TopFunctionsModel::ColumnCount; ++c) {
+            QAction* a = menu.addAction(m_model->headerData(c, Qt::Horizontal).toString());
+            a->setCheckable(true);
+            a->setChecked(!m_view->isColumnHidden(c));
+            connect(a, &QAction::toggled, this, [this, c](bool on) { m_view->setColumnHidden(c, !on); });
+        }
+        menu.exec(header->mapToGlobal(at));
     });
-    connect(m_view, &QTableView::clicked, this, [this](const QModelIndex& index) {
-        const QModelIndex source = m_proxy->mapToSource(index);
-        emit functionClicked(SymbolId(source.data(TopFunctionsModel::SymbolRole).toUInt()));
+    m_view->setToolTip(tr("Click a function to select it everywhere; double-click to zoom to it; right-click to focus"));
+    m_filter = new QLineEdit;
+    m_filter->setPlaceholderText(tr("Filter functions"));
+    m_filter->setClearButtonEnabled(true);
+    connect(m_filter, &QLineEdit::textChanged, m_proxy, &QSortFilterProxyModel::setFilterFixedString);
+    const auto symbolAt = [this](const QModelIndex& index) {
+        return SymbolId(m_proxy->mapToSource(index).data(TopFunctionsModel::SymbolRole).toUInt());
+    };
+    connect(m_view, &QTableView::doubleClicked, this,
+        [this, symbolAt](const QModelIndex& index) { emit functionActivated(symbolAt(index)); });
+    connect(m_view, &QTableView::clicked, this,
+        [this, symbolAt](const QModelIndex& index) { emit functionClicked(symbolAt(index)); });
+    m_view->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_view, &QWidget::customContextMenuRequested, this, [this, symbolAt](const QPoint& at) {
+        const QModelIndex index = m_view->indexAt(at);
+        if (!index.isValid())
+            return;
+        const SymbolId symbol = symbolAt(index);
+        QMenu menu;
+        menu.addAction(tr("&Zoom to Function"), this, [this, symbol] { emit functionActivated(symbol); });
+        menu.addAction(tr("&Focus on Function"), this, [this, symbol] { emit focusRequested(symbol); });
+        menu.exec(m_view->viewport()->mapToGlobal(at));
     });
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
-    layout->addWidget(filter);
+    layout->addWidget(m_filter);
     layout->addWidget(m_view);
+}
+
+void TopFunctionsPanel::clearFilter()
+{
+    m_filter->clear();
 }
 
 void TopFunctionsPanel::setSnapshot(std::shared_ptr<const ProfileSnapshot> snapshot)

@@ -10,6 +10,7 @@
 
 #include <memory>
 
+class QLineEdit;
 class QSortFilterProxyModel;
 class QTableView;
 
@@ -26,16 +27,22 @@ public:
     void setSnapshot(std::shared_ptr<const ProfileSnapshot> snapshot);
     TopFunctionsModel* model() const { return m_model; }
 
+    /// Empties the filter field (a new file).
+    void clearFilter();
+
 signals:
-    /// A row was clicked.
+    /// A row was clicked: select the function everywhere.
     void functionClicked(model::SymbolId function);
-    /// A row was double-clicked: focus on the function of that name.
-    void focusRequested(const QString& name);
+    /// A row was double-clicked (or "Zoom to Function"): zoom to it.
+    void functionActivated(model::SymbolId function);
+    /// "Focus on Function" in a row's menu.
+    void focusRequested(model::SymbolId function);
 
 private:
     TopFunctionsModel* m_model = nullptr;
     QSortFilterProxyModel* m_proxy = nullptr;
     QTableView* m_view = nullptr;
+    QLineEdit* m_filter = nullptr;
     JobTracker m_jobs { this };
 };
 

@@ -5,6 +5,7 @@
 #include <array>
 #include <cinttypes>
 #include <cstdio>
+#include <cstring>
 #include <string>
 
 namespace symflame::model {
@@ -88,11 +89,19 @@ template <size_t N> int findUnit(const std::array<UnitFamily, N>& units, const s
     return -1;
 }
 
-// "%.2f" with trailing zeros (and a trailing point) removed.
+// "%.2f" with trailing zeros (and a trailing point) removed; values that would read 0 that
+// way, two significant digits ("0.0045": a small value in a column scaled for a large one).
 std::string shortNumber(double v)
 {
     char buf[64];
-    std::snprintf(buf, sizeof buf, "%.2f", v);
+    if (v != 0 && v > -0.005 && v < 0.005)
+        std::snprintf(buf, sizeof buf, "%.2g", v);
+    else
+        std::snprintf(buf, sizeof buf, "%.2f", v);
+    if (std::strchr(buf, 'e'))
+        std::snprintf(buf, sizeof buf, "%.10f", v); // no exponents: 1e-05 as 0.00001
+    if (!std::strchr(buf, '.'))
+        return buf;
     std::string s = buf;
     while (!s.empty() && s.back() == '0')
         s.pop_back();
@@ -103,36 +112,59 @@ std::string shortNumber(double v)
     return s;
 }
 
+// Magnitude without overflow for INT64_MIN.
+uint64_t magnitudeOf(int64_t value)
+{
+    return value < 0 ? 0 - static_cast<uint64_t>(value) : static_cast<uint64_t>(value);
+}
+
+// magnitude (in units of fromFactor) in the largest scale that pickFrom reaches at least 1 of;
+// zero reads "0" without a unit unless zeroWithUnit.
 template <size_t N>
-std::string scaled(uint64_t magnitude, bool negative, double fromFactor, const std::array<UnitScale, N>& scales)
+std::string scaled(uint64_t magnitude, bool negative, double fromFactor, const std::array<UnitScale, N>& scales,
+    uint64_t pickFrom, bool zeroWithUnit)
 {
     const double base = static_cast<double>(magnitude) * fromFactor;
+    const double pickBase = static_cast<double>(pickFrom) * fromFactor;
     size_t pick = N; // none >= 1: print in the smallest unit
     for (size_t i = 0; i < N; ++i)
-        if (base / scales[i].factor >= 1.0)
+        if (pickBase / scales[i].factor >= 1.0)
             pick = i;
     if (pick == N)
         pick = 0;
     std::string s = shortNumber(base / scales[pick].factor);
     if (s == "0")
-        return s;
+        return zeroWithUnit ? s + scales[pick].name : s;
     return (negative ? "-" : "") + s + scales[pick].name;
+}
+
+// formatValue and formatValueScaled; empty when unit has no scales.
+std::string scaledValue(int64_t value, std::string_view unit, uint64_t pickFrom, bool zeroWithUnit)
+{
+    if (unit.empty())
+        return {};
+    const std::string u = normalizeUnit(unit);
+    if (const int i = findUnit(kByteUnits, u); i >= 0)
+        return scaled(magnitudeOf(value), value < 0, kByteScales[static_cast<size_t>(i)].factor, kByteScales, pickFrom,
+            zeroWithUnit);
+    if (const int i = findUnit(kTimeUnits, u); i >= 0)
+        return scaled(magnitudeOf(value), value < 0, kTimeScales[static_cast<size_t>(i)].factor, kTimeScales, pickFrom,
+            zeroWithUnit);
+    return {};
 }
 
 } // namespace
 
+std::string formatValueScaled(int64_t value, std::string_view unit, int64_t reference)
+{
+    std::string s = scaledValue(value, unit, magnitudeOf(reference), true);
+    return s.empty() ? formatValue(value, unit) : s;
+}
+
 std::string formatValue(int64_t value, std::string_view unit)
 {
-    const bool negative = value < 0;
-    // Magnitude without overflow for INT64_MIN.
-    const uint64_t magnitude = negative ? 0 - static_cast<uint64_t>(value) : static_cast<uint64_t>(value);
-    if (!unit.empty()) {
-        const std::string u = normalizeUnit(unit);
-        if (const int i = findUnit(kByteUnits, u); i >= 0)
-            return scaled(magnitude, negative, kByteScales[static_cast<size_t>(i)].factor, kByteScales);
-        if (const int i = findUnit(kTimeUnits, u); i >= 0)
-            return scaled(magnitude, negative, kTimeScales[static_cast<size_t>(i)].factor, kTimeScales);
-    }
+    if (std::string s = scaledValue(value, unit, magnitudeOf(value), false); !s.empty())
+        return s;
     std::string s = std::to_string(value);
     const std::string u = normalizeUnit(unit);
     if (unit.empty() || u == "count" || u == "sample" || u == "unit" || u == "object")

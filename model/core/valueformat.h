@@ -20,4 +20,9 @@ std::string hexNumber(uint64_t v);
 /// units ("count", "samples", none) print the plain integer; other units print as "12 widgets".
 std::string formatValue(int64_t value, std::string_view unit);
 
+/// value in the scale formatValue picks for reference, so that a table's column reads in one
+/// unit as pprof's tables do (reference = the column's largest value or the total): "810ms",
+/// "0.5ms", and zero as "0ms". Units without scales read as formatValue.
+std::string formatValueScaled(int64_t value, std::string_view unit, int64_t reference);
+
 } // namespace symflame::model

@@ -24,6 +24,9 @@
 #include <QFile>
 #include <QAction>
 #include <QImage>
+#include <QScrollArea>
+#include <QScrollBar>
+#include <QTableView>
 #include <QLabel>
 #include <QLocale>
 #include <QFileDialog>
@@ -705,6 +708,42 @@ private slots:
         QCOMPARE(complete->tree->node(root).total, zoomedTotal);
         QCOMPARE(window.flameGraph()->selected(), root);
         saveShot(window.grab().toImage(), QStringLiteral("window-after-preview.png"));
+    }
+
+    // The window fits a small laptop screen: it shrinks to 1024x640 with the flame graph
+    // keeping at least half the height, and at 1366x768 Top Functions shows its columns
+    // without a horizontal scroll bar.
+    void layoutFitsSmallScreens()
+    {
+        ui::MainWindow window;
+        window.setErrorDialogsEnabled(false);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QSignalSpy finished(&window, &ui::MainWindow::loadFinished);
+        window.openFile(QString::fromUtf8(fixtures::cxxUnsymbolizedProfile));
+        QVERIFY(finished.wait(30000));
+        QTRY_VERIFY(!window.isLoading());
+        QTRY_VERIFY(window.topFunctionsModel()->rowCount() > 0);
+        const QSize least = window.minimumSizeHint();
+        QVERIFY2(least.width() <= 1024 && least.height() <= 640,
+            qPrintable(QStringLiteral("minimum %1x%2").arg(least.width()).arg(least.height())));
+        auto* scroll = window.flameGraph()->parentWidget() ? window.findChild<QScrollArea*>() : nullptr;
+        QVERIFY(scroll);
+        for (const QSize size : { QSize(1024, 640), QSize(1366, 740), QSize(1920, 1050) }) {
+            window.resize(size);
+            QTest::qWait(50);
+            QCOMPARE(window.size(), size);
+            QVERIFY2(scroll->height() * 2 >= size.height(),
+                qPrintable(QStringLiteral("at %1x%2 the flame graph has %3 px of height")
+                               .arg(size.width()).arg(size.height()).arg(scroll->height())));
+            saveShot(window.grab().toImage(), QStringLiteral("layout-%1x%2.png").arg(size.width()).arg(size.height()));
+            if (size.width() >= 1366) {
+                auto* top = window.findChild<QTableView*>(QStringLiteral("topFunctionsTable"));
+                QVERIFY(top);
+                QVERIFY2(!top->horizontalScrollBar()->isVisible(),
+                    qPrintable(QStringLiteral("Top Functions is %1 px wide").arg(top->width())));
+            }
+        }
     }
 
     void mainWindowSearchRulesAndDetails()

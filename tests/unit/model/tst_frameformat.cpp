@@ -19,6 +19,8 @@ private slots:
     void unsymbolizedName();
     void formatValue_data();
     void formatValue();
+    void formatValueScaled_data();
+    void formatValueScaled();
 };
 
 void TestFrameFormat::baseName_data()
@@ -156,6 +158,36 @@ void TestFrameFormat::formatValue()
     QFETCH(QString, expected);
     const std::string u = unit.toStdString();
     QCOMPARE(QString::fromStdString(symflame::model::formatValue(value, u)), expected);
+}
+
+
+// A table column in the unit of its reference (the total), as pprof's tables: small values keep
+// two significant digits rather than reading 0, and zero keeps the unit.
+void TestFrameFormat::formatValueScaled_data()
+{
+    QTest::addColumn<qlonglong>("value");
+    QTest::addColumn<QString>("unit");
+    QTest::addColumn<qlonglong>("reference");
+    QTest::addColumn<QString>("expected");
+    QTest::addRow("in seconds") << 810000000LL << "nanoseconds" << 3960000000LL << "0.81s";
+    QTest::addRow("small in seconds") << 4500000LL << "nanoseconds" << 3960000000LL << "0.0045s";
+    QTest::addRow("zero in seconds") << 0LL << "nanoseconds" << 3960000000LL << "0s";
+    QTest::addRow("tiny") << 1LL << "nanoseconds" << 3960000000LL << "0.000000001s";
+    QTest::addRow("reference in ms") << 340000000LL << "nanoseconds" << 999000000LL << "340ms";
+    QTest::addRow("negative") << -1500000LL << "nanoseconds" << 3000000LL << "-1.5ms";
+    QTest::addRow("bytes") << 512LL << "bytes" << (3LL << 20) << "0.00049MiB";
+    QTest::addRow("zero bytes") << 0LL << "bytes" << 0LL << "0B";
+    QTest::addRow("count") << 0LL << "count" << 500LL << "0";
+    QTest::addRow("widgets") << 3LL << "widgets" << 500LL << "3 widgets";
+}
+
+void TestFrameFormat::formatValueScaled()
+{
+    QFETCH(qlonglong, value);
+    QFETCH(QString, unit);
+    QFETCH(qlonglong, reference);
+    QFETCH(QString, expected);
+    QCOMPARE(QString::fromStdString(symflame::model::formatValueScaled(value, unit.toStdString(), reference)), expected);
 }
 
 QTEST_GUILESS_MAIN(TestFrameFormat)
