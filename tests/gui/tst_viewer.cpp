@@ -24,6 +24,7 @@
 #include <QFile>
 #include <QAction>
 #include <QImage>
+#include <QHeaderView>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QTableView>
@@ -744,6 +745,81 @@ private slots:
                     qPrintable(QStringLiteral("Top Functions is %1 px wide").arg(top->width())));
             }
         }
+    }
+
+    // Top Functions: a click on a row selects its function everywhere, a double-click zooms to
+    // it; a number column sorts largest first on its first click; the filter is emptied for a
+    // new file.
+    void topFunctionsSelectSortAndFilter()
+    {
+        ui::MainWindow window;
+        window.setErrorDialogsEnabled(false);
+        window.resize(1400, 900);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QSignalSpy finished(&window, &ui::MainWindow::loadFinished);
+        window.openFile(QString::fromUtf8(fixtures::goCpuProfile));
+        QVERIFY(finished.wait(30000));
+        QTRY_VERIFY(window.topFunctionsModel()->rowCount() > 3);
+        auto* table = window.findChild<QTableView*>(QStringLiteral("topFunctionsTable"));
+        QVERIFY(table);
+        const auto snap = window.flameGraph()->snapshot();
+
+        // Sorting: Total, first click, largest first.
+        QHeaderView* header = table->horizontalHeader();
+        QTest::mouseClick(header->viewport(), Qt::LeftButton, {},
+            QPoint(header->sectionViewportPosition(ui::TopFunctionsModel::Total) + 5, header->height() / 2));
+        QCOMPARE(header->sortIndicatorSection(), int(ui::TopFunctionsModel::Total));
+        QCOMPARE(header->sortIndicatorOrder(), Qt::DescendingOrder);
+        const auto cumAt = [&](int row) {
+            return table->model()->index(row, ui::TopFunctionsModel::Total).data(ui::TopFunctionsModel::SortRole).toLongLong();
+        };
+        int64_t largest = 0;
+        for (const TopEntry& e : window.topFunctionsModel()->entries())
+            largest = std::max(largest, e.cum);
+        QCOMPARE(cumAt(0), largest);
+        for (int r = 1; r < table->model()->rowCount(); ++r)
+            QVERIFY(cumAt(r - 1) >= cumAt(r));
+
+        // A click on a row with no frame at the root: its hottest frame is selected, its frames
+        // highlighted, its details and callers shown.
+        int row = -1;
+        for (int r = 0; r < table->model()->rowCount() && row < 0; ++r)
+            if (QString name = table->model()->index(r, 0).data().toString(); name.startsWith(QStringLiteral("main.fib")))
+                row = r;
+        QVERIFY(row >= 0);
+        const SymbolId symbol(table->model()->index(row, 0).data(ui::TopFunctionsModel::SymbolRole).toUInt());
+        table->scrollTo(table->model()->index(row, 0));
+        QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, table->visualRect(table->model()->index(row, 0)).center());
+        const NodeId selected = window.flameGraph()->selected();
+        QVERIFY(selected.valid());
+        QCOMPARE(snap->tree->node(selected).symbol, symbol);
+        for (size_t i = 1; i < snap->tree->size(); ++i)
+            if (snap->tree->node(NodeId(i)).symbol == symbol)
+                QVERIFY(snap->tree->node(NodeId(i)).total <= snap->tree->node(selected).total);
+        QCOMPARE(window.flameGraph()->painter().highlight().size(), snap->symbols->size());
+        QCOMPARE(window.flameGraph()->painter().highlight()[symbol.index()], uint8_t(1));
+        QVERIFY2(window.frameDetails()->text().contains(QStringLiteral("main.fib")), qPrintable(window.frameDetails()->text()));
+        QTRY_VERIFY(window.callersGraph()->snapshot());
+        QCOMPARE(window.flameGraph()->rootNode(), snap->tree->root()); // no zoom on a click
+        // A double-click zooms to that frame.
+        QTest::mouseDClick(table->viewport(), Qt::LeftButton, {}, table->visualRect(table->model()->index(row, 0)).center());
+        QCOMPARE(window.flameGraph()->rootNode(), selected);
+
+        // The filter is for this file only.
+        QLineEdit* field = nullptr;
+        for (QLineEdit* e : window.findChildren<QLineEdit*>())
+            if (e->placeholderText() == QStringLiteral("Filter functions"))
+                field = e;
+        QVERIFY(field);
+        field->setText(QStringLiteral("main.fib"));
+        QVERIFY(table->model()->rowCount() < window.topFunctionsModel()->rowCount());
+        finished.clear();
+        window.openFile(QString::fromUtf8(fixtures::cxxSymbolizedProfile));
+        QVERIFY(finished.wait(30000));
+        QVERIFY(field->text().isEmpty());
+        QTRY_VERIFY(table->model()->rowCount() > 0);
+        QCOMPARE(table->model()->rowCount(), window.topFunctionsModel()->rowCount());
     }
 
     void mainWindowSearchRulesAndDetails()
