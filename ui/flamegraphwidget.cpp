@@ -9,6 +9,7 @@
 #include <QMouseEvent>
 #include <QPaintEvent>
 #include <QPainter>
+#include <QScrollArea>
 #include <QToolTip>
 #include <QWheelEvent>
 
@@ -335,9 +336,71 @@ void FlameGraphWidget::contextMenuEvent(QContextMenuEvent* event)
     event->accept();
 }
 
+NodeId FlameGraphWidget::neighbour(NodeId from, int key) const
+{
+    const auto& snapshot = m_painter.snapshot();
+    if (!snapshot || !snapshot->tree)
+        return {};
+    const CallTree& tree = *snapshot->tree;
+    if (!from.valid() || from.index() >= tree.size())
+        return m_painter.root();
+    const bool flame = m_painter.orientation() == FlameGraphPainter::Orientation::Flame;
+    // Toward the leaves: up in a flame graph, down in an icicle.
+    const bool towardLeaves = key == (flame ? Qt::Key_Up : Qt::Key_Down);
+    const bool towardRoot = key == (flame ? Qt::Key_Down : Qt::Key_Up);
+    if (towardRoot)
+        return tree.node(from).parent.valid() ? tree.node(from).parent : NodeId();
+    if (towardLeaves) {
+        NodeId heaviest; // the widest child, as a reader's eye goes
+        for (NodeId c : tree.children(from))
+            if (!heaviest.valid() || tree.node(c).total > tree.node(heaviest).total)
+                heaviest = c;
+        return heaviest;
+    }
+    const NodeId parent = tree.node(from).parent;
+    if (!parent.valid() || (key != Qt::Key_Left && key != Qt::Key_Right))
+        return {};
+    // Siblings in the order they are drawn (left to right), skipping those too narrow to see.
+    const auto siblings = tree.children(parent);
+    const auto at = std::find(siblings.begin(), siblings.end(), from);
+    if (at == siblings.end())
+        return {};
+    const int step = key == Qt::Key_Right ? 1 : -1;
+    for (auto i = at - siblings.begin() + step; i >= 0 && i < std::ssize(siblings); i += step)
+        if (!frameRect(siblings[size_t(i)]).isEmpty())
+            return siblings[size_t(i)];
+    return {};
+}
+
 void FlameGraphWidget::keyPressEvent(QKeyEvent* event)
 {
     switch (event->key()) {
+    case Qt::Key_Up:
+    case Qt::Key_Down:
+    case Qt::Key_Left:
+    case Qt::Key_Right:
+        if (const NodeId next = neighbour(selected(), event->key()); next.valid()) {
+            if (frameRect(next).isEmpty())
+                jumpTo(next); // not drawn (outside the zoomed part, below a pixel): zoom to show it
+            setSelected(next);
+            const QRect r = frameRect(next);
+            // The scroll area around the graph (if any) keeps the frame in view.
+            for (QWidget* w = parentWidget(); w && !r.isEmpty(); w = w->parentWidget())
+                if (auto* area = qobject_cast<QScrollArea*>(w)) {
+                    area->ensureVisible(r.center().x(), r.center().y(), r.width() / 2, r.height() * 2);
+                    break;
+                }
+        }
+        event->accept();
+        return;
+    case Qt::Key_Return:
+    case Qt::Key_Enter:
+        if (selected().valid()) {
+            zoomTo(selected());
+            event->accept();
+            return;
+        }
+        break;
     case Qt::Key_Escape:
     case Qt::Key_Backspace:
         if (zoomOut()) {

@@ -96,6 +96,9 @@ protected:
 
 private:
     void relayout();
+    /// The frame an arrow key moves the selection to from `from` (parent, widest child, the
+    /// sibling drawn beside it); invalid when there is none. No selection: the view's root.
+    model::NodeId neighbour(model::NodeId from, int key) const;
     void setRoot(model::NodeId node);
     void setHover(const FlameGraphPainter::Hit& hit);
 

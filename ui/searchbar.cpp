@@ -6,6 +6,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QShortcut>
 #include <QToolButton>
 
 namespace symflame::ui {
@@ -45,6 +46,9 @@ SearchBar::SearchBar(QWidget* parent)
         hide();
         emit closed();
     });
+    // Esc in the field closes the bar, as the close button does.
+    auto* escape = new QShortcut(QKeySequence(Qt::Key_Escape), this, nullptr, nullptr, Qt::WidgetWithChildrenShortcut);
+    connect(escape, &QShortcut::activated, close, &QToolButton::click);
 }
 
 void SearchBar::setSnapshot(std::shared_ptr<const ProfileSnapshot> snapshot)

@@ -822,6 +822,73 @@ private slots:
         QCOMPARE(table->model()->rowCount(), window.topFunctionsModel()->rowCount());
     }
 
+    // Keyboard: arrows move the selection (flame graph: up to the widest child, down to the
+    // parent; left and right to siblings; icicle: up and down swap), Enter zooms, Esc in the
+    // search field closes it.
+    void keyboardNavigation()
+    {
+        ui::MainWindow window;
+        window.setErrorDialogsEnabled(false);
+        window.resize(1400, 900);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QSignalSpy finished(&window, &ui::MainWindow::loadFinished);
+        window.openFile(QString::fromUtf8(fixtures::goCpuProfile));
+        QVERIFY(finished.wait(30000));
+        ui::FlameGraphWidget* flame = window.flameGraph();
+        const auto snap = flame->snapshot();
+        const CallTree& tree = *snap->tree;
+        flame->setFocus();
+        const auto widestChild = [&](NodeId n) {
+            NodeId w;
+            for (NodeId c : tree.children(n))
+                if (!w.valid() || tree.node(c).total > tree.node(w).total)
+                    w = c;
+            return w;
+        };
+        QTest::keyClick(flame, Qt::Key_Up); // nothing selected: the root
+        QCOMPARE(flame->selected(), tree.root());
+        QTest::keyClick(flame, Qt::Key_Up);
+        const NodeId first = widestChild(tree.root());
+        QCOMPARE(flame->selected(), first);
+        QTest::keyClick(flame, Qt::Key_Up);
+        const NodeId second = widestChild(first);
+        QVERIFY(second.valid());
+        QCOMPARE(flame->selected(), second);
+        QTest::keyClick(flame, Qt::Key_Down);
+        QCOMPARE(flame->selected(), first);
+        // Siblings: the root's children, in drawing order.
+        const auto siblings = tree.children(tree.root());
+        QVERIFY(siblings.size() >= 2);
+        const auto at = std::find(siblings.begin(), siblings.end(), first) - siblings.begin();
+        QTest::keyClick(flame, at + 1 < std::ssize(siblings) ? Qt::Key_Right : Qt::Key_Left);
+        const NodeId beside = flame->selected();
+        QVERIFY(beside != first);
+        QCOMPARE(tree.node(beside).parent, tree.root());
+        QVERIFY(flame->frameRect(beside).center().x() != flame->frameRect(first).center().x());
+        QVERIFY((flame->frameRect(beside).x() > flame->frameRect(first).x()) == (at + 1 < std::ssize(siblings)));
+        // Enter zooms into the selection.
+        QTest::keyClick(flame, Qt::Key_Return);
+        QCOMPARE(flame->rootNode(), beside);
+        // In an icicle, down goes toward the leaves.
+        flame->setOrientation(ui::FlameGraphPainter::Orientation::Icicle);
+        flame->setSelected(first);
+        QTest::keyClick(flame, Qt::Key_Down);
+        QCOMPARE(flame->selected(), second);
+
+        // Esc in the search field closes the search bar.
+        window.search(QStringLiteral("main"), false);
+        QLineEdit* field = nullptr;
+        for (QLineEdit* e : window.findChildren<QLineEdit*>())
+            if (e->isVisible() && e->placeholderText() != QStringLiteral("Filter functions"))
+                field = e;
+        QVERIFY(field);
+        field->setFocus();
+        QVERIFY(field->parentWidget()->isVisible());
+        QTest::keyClick(field, Qt::Key_Escape);
+        QVERIFY(!field->parentWidget()->isVisible());
+    }
+
     void mainWindowSearchRulesAndDetails()
     {
         ui::MainWindow window;
