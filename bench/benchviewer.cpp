@@ -2,8 +2,10 @@
 // does (read, symbols, a preview tree for a big profile, the call tree) and paints the flame graph
 // into a 1920x1080 image: the preview when it is made ("preview painted"), and the complete tree
 // ("open to painted"); then times full repaints of that view; prints wall times in ms.
-// With --preview-only it stops once the preview is painted.
+// Then the search of "method3" typed one character at a time. With --preview-only it stops
+// once the preview is painted.
 //   symflame-benchviewer FILE [--repaints N] [--preview-only]
+#include "model/analysis/search.h"
 #include "ui/flamegraphpainter.h"
 #include "ui/profilesnapshot.h"
 
@@ -119,6 +121,31 @@ int main(int argc, char** argv)
     paintOnce();
     const double relayoutMs = msSince(tl);
 
+    // Typing "method3" in the search field: per prefix, matching the symbols, the matches'
+    // statistics over the tree (both on the thread pool in the viewer) and a repaint with the
+    // highlight (on the GUI thread).
+    double worstMatch = 0, worstStats = 0, worstPaint = 0;
+    const std::string typed = "method3";
+    for (size_t n = 1; n <= typed.size(); ++n) {
+        const auto ta = std::chrono::steady_clock::now();
+        auto m = model::matchSymbols(*loaded.value()->profile, *loaded.value()->symbols,
+            model::SearchQuery { typed.substr(0, n), false, false });
+        const double matchMs = msSince(ta);
+        if (!m)
+            return 1;
+        const auto tb = std::chrono::steady_clock::now();
+        const model::SearchStats stats = model::searchStats(*loaded.value()->tree, *m);
+        const double statsMs = msSince(tb);
+        const auto tc = std::chrono::steady_clock::now();
+        painter.setHighlight(std::move(m).value());
+        paintOnce();
+        const double paintMs = msSince(tc);
+        worstMatch = std::max(worstMatch, matchMs);
+        worstStats = std::max(worstStats, statsMs);
+        worstPaint = std::max(worstPaint, paintMs);
+        (void)stats;
+    }
+
     const auto& tree = *loaded.value()->tree;
     std::printf("nodes %zu, samples %zu\n", tree.size(), loaded.value()->profile->sampleCount());
     std::printf("load (read, symbols, call tree)  %8.1f ms\n", loadMs);
@@ -131,5 +158,7 @@ int main(int argc, char** argv)
     std::printf("full repaint 1920x1080 median    %8.2f ms (min %.2f, max %.2f, %d runs)\n", times[times.size() / 2],
         times.front(), times.back(), repaints);
     std::printf("relayout + repaint               %8.2f ms\n", relayoutMs);
+    std::printf("search \"method3\" typed, worst   match %.1f ms, stats %.1f ms, highlighted repaint %.1f ms\n",
+        worstMatch, worstStats, worstPaint);
     return 0;
 }

@@ -9,6 +9,8 @@
 #include <QShortcut>
 #include <QToolButton>
 
+#include <utility>
+
 namespace symflame::ui {
 
 using namespace symflame::model;
@@ -77,8 +79,34 @@ QString SearchBar::resultText() const
     return m_result->text();
 }
 
+namespace {
+
+/// What a search finds: per symbol whether it matches, and the matching frames' statistics.
+struct SearchOutcome {
+    std::vector<uint8_t> symbols;
+    SearchStats stats;
+    QString error; ///< the pattern is not valid
+};
+
+SearchOutcome runSearch(const ProfileSnapshot& snapshot, const SearchQuery& query)
+{
+    SearchOutcome out;
+    auto matches = matchSymbols(*snapshot.profile, *snapshot.symbols, query);
+    if (!matches) {
+        out.error = QString::fromStdString(matches.error().message);
+        return out;
+    }
+    out.stats = searchStats(*snapshot.tree, *matches);
+    out.symbols = std::move(matches).value();
+    return out;
+}
+
+} // namespace
+
 void SearchBar::apply()
 {
+    m_jobs.cancel();
+    m_pending = false;
     m_matches.clear();
     m_matchIndex = 0;
     const QString pattern = m_edit->text();
@@ -87,24 +115,40 @@ void SearchBar::apply()
         emit highlightChanged({});
         return;
     }
-    SearchQuery query { pattern.toStdString(), m_regex->isChecked(), false };
-    auto matches = matchSymbols(*m_snapshot->profile, *m_snapshot->symbols, query);
-    if (!matches) {
-        m_result->setText(QString::fromStdString(matches.error().message));
-        emit highlightChanged({});
+    const SearchQuery query { pattern.toStdString(), m_regex->isChecked(), false };
+    auto show = [this](SearchOutcome outcome) {
+        m_pending = false;
+        if (!outcome.error.isEmpty()) {
+            m_result->setText(outcome.error);
+            emit highlightChanged({});
+            return;
+        }
+        const int64_t all = m_snapshot->tree->totalValue();
+        m_result->setText(tr("%1 frames, %2% of samples")
+                              .arg(outcome.stats.frames)
+                              .arg(all == 0 ? 0.0 : 100.0 * double(outcome.stats.value) / double(all), 0, 'f', 2));
+        m_matches = std::move(outcome.stats.nodes);
+        emit highlightChanged(std::move(outcome.symbols));
+        if (std::exchange(m_stepWhenReady, false))
+            step();
+    };
+    // A small tree is searched at once; a big one on the thread pool, so that typing is never
+    // held up: each keystroke drops the search before it, and the newest result is shown.
+    if (m_snapshot->tree->size() <= m_syncNodeLimit) {
+        show(runSearch(*m_snapshot, query));
         return;
     }
-    const SearchStats stats = searchStats(*m_snapshot->tree, *matches);
-    const int64_t all = m_snapshot->tree->totalValue();
-    m_result->setText(tr("%1 frames, %2% of samples")
-                          .arg(stats.frames)
-                          .arg(all == 0 ? 0.0 : 100.0 * double(stats.value) / double(all), 0, 'f', 2));
-    m_matches = stats.nodes;
-    emit highlightChanged(std::move(matches).value());
+    m_pending = true;
+    m_result->setText(tr("searching\u2026"));
+    m_jobs.run([snapshot = m_snapshot, query] { return runSearch(*snapshot, query); }, std::move(show));
 }
 
 void SearchBar::step()
 {
+    if (m_pending) { // Enter before the search finished: step once it has
+        m_stepWhenReady = true;
+        return;
+    }
     if (m_matches.empty())
         return;
     const NodeId node = m_matches[m_matchIndex % m_matches.size()];

@@ -4,6 +4,7 @@
 // steps through the matching frames, the largest first.
 #pragma once
 
+#include "ui/jobtracker.h"
 #include "ui/profilesnapshot.h"
 
 #include <QWidget>
@@ -31,6 +32,10 @@ public:
     void activate();
     /// Applies the pattern again (highlightChanged is emitted).
     void apply();
+    /// Trees with more nodes than this are searched on the thread pool (tests lower it).
+    void setSyncNodeLimit(size_t nodes) { m_syncNodeLimit = nodes; }
+    /// A search runs in the background; its result is not shown yet.
+    bool isSearching() const { return m_pending; }
     /// "N frames, X% of samples", or why the pattern is not valid; empty without a pattern.
     QString resultText() const;
 
@@ -51,6 +56,10 @@ private:
     QLabel* m_result = nullptr;
     std::vector<model::NodeId> m_matches;
     size_t m_matchIndex = 0;
+    size_t m_syncNodeLimit = 20000;
+    bool m_pending = false; ///< a background search's result is awaited
+    bool m_stepWhenReady = false; ///< Enter was pressed while it ran
+    JobTracker m_jobs { this };
 };
 
 } // namespace symflame::ui

@@ -15,6 +15,7 @@
 #include "ui/flamegraphwidget.h"
 #include "ui/framedetailswidget.h"
 #include "ui/mainwindow.h"
+#include "ui/searchbar.h"
 #include "ui/topfunctionsmodel.h"
 
 #include <QAbstractItemModelTester>
@@ -24,6 +25,7 @@
 #include <QFile>
 #include <QAction>
 #include <QImage>
+#include <QElapsedTimer>
 #include <QHeaderView>
 #include <QScrollArea>
 #include <QScrollBar>
@@ -887,6 +889,72 @@ private slots:
         QVERIFY(field->parentWidget()->isVisible());
         QTest::keyClick(field, Qt::Key_Escape);
         QVERIFY(!field->parentWidget()->isVisible());
+    }
+
+    // Typing a search over a big tree is never held up by the search: every keystroke returns
+    // at once (the search runs on the thread pool), a 5 ms timer on the GUI thread keeps
+    // firing, and the result of the last pattern is what is shown.
+    void searchDoesNotBlockTyping()
+    {
+        QByteArray folded;
+        for (int i = 0; i < 60000; ++i)
+            folded += QStringLiteral("main;module%1;method%2;helper%3;leaf%4 1\n").arg(i % 300).arg(i).arg(i % 1000).arg(i % 77).toUtf8();
+        const auto snap = snapshotOf(profileFromFolded(folded));
+        QVERIFY(snap && snap->tree->size() > 150000);
+        // What the search costs when it runs where typing happens.
+        QElapsedTimer direct;
+        direct.start();
+        auto m = matchSymbols(*snap->profile, *snap->symbols, SearchQuery { "method3", false, false });
+        QVERIFY(m);
+        const SearchStats expected = searchStats(*snap->tree, *m);
+        const qint64 searchMs = direct.elapsed();
+        QVERIFY(expected.frames > 1000);
+
+        ui::MainWindow window;
+        window.resize(1200, 800);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.showSnapshot(snap);
+        auto* bar = window.findChild<ui::SearchBar*>();
+        QVERIFY(bar);
+        bar->setSyncNodeLimit(1000); // this tree is "big"
+        bar->activate();
+        auto* edit = window.findChild<QLineEdit*>(QStringLiteral("searchEdit"));
+        QVERIFY(edit);
+        QTest::qWait(300); // the first paint of the tree is not what is measured
+
+        QElapsedTimer clock;
+        qint64 last = 0, worstGap = 0;
+        QTimer tick;
+        tick.setInterval(5);
+        connect(&tick, &QTimer::timeout, [&] {
+            const qint64 now = clock.elapsed();
+            worstGap = std::max(worstGap, now - last);
+            last = now;
+        });
+        clock.start();
+        tick.start();
+        qint64 worstKey = 0;
+        for (const QChar c : QStringLiteral("method3")) {
+            QElapsedTimer key;
+            key.start();
+            QTest::keyClicks(edit, QString(c));
+            worstKey = std::max(worstKey, key.elapsed());
+            QTest::qWait(5);
+        }
+        // Enter while the search may still run: it steps to the first match once it is done.
+        QTest::keyClick(edit, Qt::Key_Return);
+        QTRY_VERIFY_WITH_TIMEOUT(!bar->isSearching(), 30000);
+        tick.stop();
+        QCOMPARE(window.flameGraph()->selected(), expected.nodes.front());
+        QCOMPARE(edit->text(), QStringLiteral("method3"));
+        QVERIFY2(window.searchResultText().startsWith(QStringLiteral("%1 frames, ").arg(expected.frames)),
+            qPrintable(window.searchResultText()));
+        QCOMPARE(window.flameGraph()->painter().highlight(), *m);
+        qInfo("search %lld ms where typing happens; keystroke at most %lld ms, GUI thread gap at most %lld ms",
+            searchMs, worstKey, worstGap);
+        QVERIFY2(worstKey < 50, qPrintable(QString::number(worstKey)));
+        QVERIFY2(worstGap < 100, qPrintable(QString::number(worstGap)));
     }
 
     void mainWindowSearchRulesAndDetails()
