@@ -360,16 +360,22 @@ NodeId FlameGraphWidget::neighbour(NodeId from, int key) const
     const NodeId parent = tree.node(from).parent;
     if (!parent.valid() || (key != Qt::Key_Left && key != Qt::Key_Right))
         return {};
-    // Siblings in the order they are drawn (left to right), skipping those too narrow to see.
-    const auto siblings = tree.children(parent);
-    const auto at = std::find(siblings.begin(), siblings.end(), from);
-    if (at == siblings.end())
-        return {};
-    const int step = key == Qt::Key_Right ? 1 : -1;
-    for (auto i = at - siblings.begin() + step; i >= 0 && i < std::ssize(siblings); i += step)
-        if (!frameRect(siblings[size_t(i)]).isEmpty())
-            return siblings[size_t(i)];
-    return {};
+    // The sibling drawn next to it (bottom-up trees are drawn heaviest first, not in id order);
+    // those too narrow to see are skipped.
+    const QRect here = frameRect(from);
+    NodeId best;
+    int bestX = 0;
+    for (NodeId c : tree.children(parent)) {
+        const QRect r = frameRect(c);
+        if (c == from || r.isEmpty() || here.isEmpty())
+            continue;
+        const bool beyond = key == Qt::Key_Right ? r.x() > here.x() : r.x() < here.x();
+        if (beyond && (!best.valid() || (key == Qt::Key_Right ? r.x() < bestX : r.x() > bestX))) {
+            best = c;
+            bestX = r.x();
+        }
+    }
+    return best;
 }
 
 void FlameGraphWidget::keyPressEvent(QKeyEvent* event)

@@ -1,7 +1,7 @@
 // Flame graph layout: one row per depth below the layout root, built row by row from the
 // previous one, so every row comes out sorted by x without sorting. Children start at their
-// parent's left edge in the call tree's (name) order; the parent's self value is the gap on
-// the right.
+// parent's left edge in the call tree's (name) order, or heaviest first in a bottom-up tree;
+// the parent's self value is the gap on the right.
 #include "model/analysis/flamelayout.h"
 
 #include <algorithm>
@@ -23,6 +23,10 @@ FlameLayout FlameLayout::build(const CallTree& tree, NodeId root, int64_t minWid
     layout.m_frames.push_back(FlameFrame { root, 0, total, 1 });
     layout.m_rowBegin.push_back(1);
     size_t rowStart = 0;
+    // Bottom-up, the heaviest leaves (and, above them, the heaviest callers) first: a reader
+    // of a callers graph looks for what costs most, and names say nothing of the order there.
+    const bool byWeight = tree.direction() == CallTree::Direction::BottomUp;
+    std::vector<NodeId> ordered;
     for (;;) {
         const size_t rowEnd = layout.m_frames.size();
         for (size_t i = rowStart; i < rowEnd; ++i) {
@@ -44,7 +48,14 @@ FlameLayout FlameLayout::build(const CallTree& tree, NodeId root, int64_t minWid
                 }
                 run = FlameFrame { NodeId(), 0, 0, 0 };
             };
-            for (const NodeId child : tree.children(parent.node)) {
+            std::span<const NodeId> children = tree.children(parent.node);
+            if (byWeight && children.size() > 1) {
+                ordered.assign(children.begin(), children.end());
+                std::stable_sort(ordered.begin(), ordered.end(),
+                    [&](NodeId a, NodeId b) { return tree.node(a).total > tree.node(b).total; });
+                children = ordered;
+            }
+            for (const NodeId child : children) {
                 const int64_t w = tree.node(child).total;
                 if (w <= 0)
                     continue; // nothing to draw; negative totals (diffs) have no width

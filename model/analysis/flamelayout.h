@@ -21,7 +21,8 @@ struct FlameFrame {
 
 class FlameLayout {
 public:
-    /// Lays out the subtree under root (which becomes row 0, full width). Sibling runs each
+    /// Lays out the subtree under root (which becomes row 0, full width). Siblings are in the
+    /// tree's (name) order, heaviest first when the tree is bottom-up. Sibling runs each
     /// narrower than minWidth (value units) are merged into one frame, and not descended into;
     /// a lone narrow frame keeps its node but is not descended into either. Nodes with a total
     /// of zero or less take no room and get no frame.

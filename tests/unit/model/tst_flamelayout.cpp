@@ -64,6 +64,7 @@ private slots:
     void layout_data();
     void layout();
     void mergedFramesKeepCounts();
+    void bottomUpHeaviestFirst();
     void zoomToNode();
     void hitTest_data();
     void hitTest();
@@ -126,6 +127,28 @@ void TestFlameLayout::mergedFramesKeepCounts()
     QVERIFY(row[1].node.valid());
     QCOMPARE(row[1].merged, 1u);
     QCOMPARE(row[1].x, int64_t(3));
+}
+
+// Top-down, siblings in name order; bottom-up, the heaviest leaf first (and above each, its
+// heaviest caller first), names breaking ties; narrow runs then merge at the right.
+void TestFlameLayout::bottomUpHeaviestFirst()
+{
+    const QByteArray folded("main;a;zeta 7\nmain;b;zeta 1\nmain;b;alpha 2\nmain;gamma 5\nmain;c;beta 2\n");
+    const Built topDown = buildTree(folded);
+    QCOMPARE(printLayout(FlameLayout::build(topDown.tree, topDown.tree.root()), topDown).value(1),
+        QStringLiteral("main@0+17"));
+    QCOMPARE(printLayout(FlameLayout::build(topDown.tree, topDown.tree.root()), topDown).value(2),
+        QStringLiteral("a@0+7 b@7+3 c@10+2 gamma@12+5"));
+    Built b;
+    b.profile = profileFromFolded(folded);
+    b.symbols = SymbolTable::build(b.profile);
+    b.tree = CallTree::build(b.profile, b.symbols, 0, CallTree::Direction::BottomUp);
+    const QStringList rows = printLayout(FlameLayout::build(b.tree, b.tree.root()), b);
+    QCOMPARE(rows.value(1), QStringLiteral("zeta@0+8 gamma@8+5 alpha@13+2 beta@15+2"));
+    QCOMPARE(rows.value(2), QStringLiteral("a@0+7 b@7+1 main@8+5 b@13+2 c@15+2"));
+    // Narrow frames (below 3) merge into one run at the right end.
+    const QStringList merged = printLayout(FlameLayout::build(b.tree, b.tree.root(), 3), b);
+    QCOMPARE(merged.value(1), QStringLiteral("zeta@0+8 gamma@8+5 *2@13+4"));
 }
 
 void TestFlameLayout::zoomToNode()
