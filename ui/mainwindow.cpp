@@ -19,6 +19,7 @@
 #include "ui/promiseprogress.h"
 #include "ui/recentfiles.h"
 #include "ui/searchbar.h"
+#include "ui/startpage.h"
 #include "ui/symbolizesettings.h"
 #include "ui/topfunctionsmodel.h"
 #include "ui/topfunctionspanel.h"
@@ -45,6 +46,7 @@
 #include <QPushButton>
 #include <QScrollArea>
 #include <QScreen>
+#include <QStackedWidget>
 #include <QScrollBar>
 #include <QSettings>
 #include <QStatusBar>
@@ -88,7 +90,14 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_timeline, &TimelineWidget::timeRangeChosen, m_viewState,
         [this](const model::TimeRange& range) { m_viewState->setTimeRange(range); });
     centralLayout->addWidget(m_timeline);
-    centralLayout->addWidget(m_scroll, 1);
+    // Before a profile is open, the start page takes the flame graph's place.
+    m_startPage = new StartPage;
+    connect(m_startPage, &StartPage::openRequested, this, &MainWindow::openDialog);
+    connect(m_startPage, &StartPage::fileRequested, this, &MainWindow::openFile);
+    m_pages = new QStackedWidget;
+    m_pages->addWidget(m_startPage);
+    m_pages->addWidget(m_scroll);
+    centralLayout->addWidget(m_pages, 1);
     setCentralWidget(central);
     // Flame graphs grow upwards from the root: keep the bottom row in view as rows come and go.
     QScrollBar* bar = m_scroll->verticalScrollBar();
@@ -130,6 +139,7 @@ MainWindow::MainWindow(QWidget* parent)
     createMenus();
     updateTitle();
     updateStatus();
+    updateStartPage();
     m_defaultLayout = saveState();
 }
 
@@ -234,6 +244,7 @@ void MainWindow::createMenus()
     QAction* exportAction = file->addAction(tr("&Export…"), this, &MainWindow::exportDialog);
     exportAction->setObjectName(QStringLiteral("exportAction"));
     exportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    m_profileActions << exportAction;
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), qApp, &QApplication::closeAllWindows);
     quit->setShortcut(QKeySequence::Quit);
@@ -245,6 +256,7 @@ void MainWindow::createMenus()
     view->addSeparator();
     QAction* find = view->addAction(tr("&Find…"), m_searchBar, &SearchBar::activate);
     find->setShortcut(QKeySequence::Find);
+    m_profileActions << find;
     m_icicleAction = view->addAction(tr("&Icicle (Root at the Top)"));
     m_icicleAction->setCheckable(true);
     m_icicleAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
@@ -286,6 +298,8 @@ void MainWindow::createMenus()
         view->addAction(dock->toggleViewAction());
     view->addSeparator();
     view->addAction(tr("Reset &Layout"), this, &MainWindow::resetLayout);
+    m_profileActions << m_icicleAction << m_viewState->bottomUpAction() << m_viewState->collapseAction()
+                     << colorGroup->actions();
 
     QMenu* settings = menuBar()->addMenu(tr("&Settings"));
     settings->addAction(tr("&Symbolization…"), this, &MainWindow::editSymbolizeSettings);
@@ -639,6 +653,17 @@ void MainWindow::showCurrent()
     m_toolbar->setSnapshot(snapshot);
     updateTitle();
     updateStatus();
+    updateStartPage();
+}
+
+void MainWindow::updateStartPage()
+{
+    const bool open = m_session->snapshot() != nullptr;
+    if (!open && !m_loading)
+        m_startPage->setRecentFiles(RecentFiles::files());
+    m_pages->setCurrentWidget(open || m_loading ? static_cast<QWidget*>(m_scroll) : m_startPage);
+    for (QAction* a : m_profileActions)
+        a->setEnabled(open);
 }
 
 void MainWindow::setLoadingUi(bool loading, const QString& what)
@@ -653,6 +678,8 @@ void MainWindow::setLoadingUi(bool loading, const QString& what)
         m_progress->setValue(0);
         m_hoverLabel->setText(what);
     }
+    if (m_pages)
+        updateStartPage();
 }
 
 QString MainWindow::filesName() const

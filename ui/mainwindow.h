@@ -22,6 +22,7 @@ class QListWidget;
 class QProgressBar;
 class QPushButton;
 class QScrollArea;
+class QStackedWidget;
 
 namespace symflame::ui {
 
@@ -35,6 +36,7 @@ class TimelineWidget;
 class LegendWidget;
 class RecentFiles;
 class SearchBar;
+class StartPage;
 class TopFunctionsModel;
 class TopFunctionsPanel;
 class ViewState;
@@ -128,6 +130,9 @@ private:
     void updateTitle();
     void updateStatus();
     void updateBinaries();
+    /// The start page while no profile is open (and none loading); actions that need a
+    /// profile enabled only with one.
+    void updateStartPage();
     /// The binaries panel small while every binary is fine, large and in front when one isn't.
     void sizeBinariesDock();
     void openDialog();
@@ -139,6 +144,9 @@ private:
     void editSymbolizeSettings();
 
     QDockWidget* m_binariesDock = nullptr;
+    StartPage* m_startPage = nullptr;
+    QStackedWidget* m_pages = nullptr; ///< the start page or the flame graph
+    QList<QAction*> m_profileActions; ///< enabled only while a profile is shown
     bool m_binariesSized = false; ///< sizeBinariesDock ran after this file's first pass
     QByteArray m_defaultLayout; ///< saveState() right after the docks were made
     ProfileSession* m_session = nullptr;

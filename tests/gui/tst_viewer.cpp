@@ -25,6 +25,8 @@
 #include <QFile>
 #include <QAction>
 #include <QImage>
+#include <QFileInfo>
+#include <QPushButton>
 #include <QElapsedTimer>
 #include <QHeaderView>
 #include <QScrollArea>
@@ -955,6 +957,34 @@ private slots:
             searchMs, worstKey, worstGap);
         QVERIFY2(worstKey < 50, qPrintable(QString::number(worstKey)));
         QVERIFY2(worstGap < 100, qPrintable(QString::number(worstGap)));
+    }
+
+    // The empty window shows the start page; actions that need a profile are disabled until
+    // one is open; "Open the Demo" opens the bundled demo, and the flame graph takes the page's
+    // place.
+    void startPageOpensTheDemo()
+    {
+        ui::MainWindow window;
+        window.setErrorDialogsEnabled(false);
+        window.resize(1200, 800);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        auto* page = window.findChild<QWidget*>(QStringLiteral("startPage"));
+        QVERIFY(page && page->isVisible());
+        QVERIFY(!window.flameGraph()->isVisible());
+        QAction* exportAction = window.findChild<QAction*>(QStringLiteral("exportAction"));
+        QVERIFY(exportAction && !exportAction->isEnabled());
+        saveShot(window.grab().toImage(), QStringLiteral("start-page.png"));
+        auto* demo = window.findChild<QPushButton*>(QStringLiteral("startDemo"));
+        QVERIFY(demo && demo->isVisible());
+        QSignalSpy finished(&window, &ui::MainWindow::loadFinished);
+        QTest::mouseClick(demo, Qt::LeftButton);
+        QVERIFY(finished.wait(30000));
+        QCOMPARE(QFileInfo(finished.first().first().toString()).canonicalFilePath(),
+            QFileInfo(QString::fromUtf8(fixtures::demoProfile)).canonicalFilePath());
+        QVERIFY(!page->isVisible());
+        QVERIFY(window.flameGraph()->isVisible());
+        QVERIFY(exportAction->isEnabled());
     }
 
     void mainWindowSearchRulesAndDetails()
