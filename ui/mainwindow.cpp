@@ -47,6 +47,8 @@
 #include <QScrollArea>
 #include <QScreen>
 #include <QStackedWidget>
+
+#include <set>
 #include <QScrollBar>
 #include <QSettings>
 #include <QStatusBar>
@@ -62,6 +64,7 @@ namespace {
 
 const char kLastDirKey[] = "lastDirectory";
 const char kSymbolizeAfterLoadingKey[] = "symbolizeAfterLoading";
+const char kColorByKey[] = "colorBy"; ///< the scheme the user chose last; unset: by the profile
 
 } // namespace
 
@@ -176,6 +179,39 @@ void MainWindow::resetLayout()
     settings.remove(QLatin1String(kLayoutKey));
 }
 
+void MainWindow::applyColorScheme(FlameGraphPainter::ColorScheme scheme)
+{
+    m_flame->setColorScheme(scheme);
+    m_legend->setLegend(*m_flame);
+    m_legendDock->setVisible(scheme != FlameGraphPainter::ColorScheme::Name);
+    for (QAction* a : m_colorActions)
+        a->setChecked(a->data().toInt() == int(scheme));
+}
+
+FlameGraphPainter::ColorScheme MainWindow::defaultColorScheme() const
+{
+    const QVariant chosen = QSettings().value(QLatin1String(kColorByKey));
+    if (chosen.isValid() && chosen.toInt() >= 0 && chosen.toInt() <= int(FlameGraphPainter::ColorScheme::Kind))
+        return FlameGraphPainter::ColorScheme(chosen.toInt());
+    // Native frames from two binaries or more: by binary, as users of whole-system profilers
+    // triage; one binary (a Go program, a script): by name.
+    const auto& snapshot = m_session->snapshot();
+    if (!snapshot)
+        return FlameGraphPainter::ColorScheme::Name;
+    const Profile& p = *snapshot->profile;
+    std::vector<uint8_t> used(p.mappings.size(), 0);
+    for (const Location& l : p.locations)
+        if (l.mapping.valid() && l.mapping.index() < used.size())
+            used[l.mapping.index()] = 1;
+    std::set<std::string_view> files;
+    for (size_t m = 0; m < p.mappings.size(); ++m) {
+        const std::string_view file = p.str(p.mappings[m].file);
+        if (used[m] && !file.empty() && !isUnsymbolizableMappingName(file))
+            files.insert(baseName(file));
+    }
+    return files.size() >= 2 ? FlameGraphPainter::ColorScheme::Binary : FlameGraphPainter::ColorScheme::Name;
+}
+
 void MainWindow::sizeBinariesDock()
 {
     // A strip below the flame graph (the summary and three rows) while every binary is fine;
@@ -285,13 +321,14 @@ void MainWindow::createMenus()
     };
     for (const auto& [name, scheme] : schemes) {
         QAction* a = colors->addAction(name, this, [this, scheme = scheme] {
-            m_flame->setColorScheme(scheme);
-            m_legend->setLegend(*m_flame);
-            m_legendDock->setVisible(scheme != FlameGraphPainter::ColorScheme::Name);
+            QSettings().setValue(QLatin1String(kColorByKey), int(scheme)); // the user's choice, from now on
+            applyColorScheme(scheme);
         });
         a->setCheckable(true);
         a->setChecked(scheme == FlameGraphPainter::ColorScheme::Name);
+        a->setData(int(scheme));
         colorGroup->addAction(a);
+        m_colorActions << a;
     }
     view->addSeparator();
     for (QDockWidget* dock : findChildren<QDockWidget*>())
@@ -558,6 +595,7 @@ void MainWindow::showFinished(
     if (change == ProfileSession::Change::Loaded) {
         m_topFunctions->clearFilter(); // a filter typed for the last file
         m_binariesSized = false;
+        applyColorScheme(defaultColorScheme());
     }
     const QStringList files = m_session->files();
     for (auto it = files.rbegin(); it != files.rend(); ++it)

@@ -5,6 +5,7 @@
 // bottom-up, collapsed recursion) and SearchBar (Ctrl+F).
 #pragma once
 
+#include "ui/flamegraphpainter.h"
 #include "ui/profilesession.h"
 #include "ui/profilesnapshot.h"
 
@@ -130,6 +131,11 @@ private:
     void updateTitle();
     void updateStatus();
     void updateBinaries();
+    /// Colors the flame graph by scheme (legend shown for all but names; menu checked).
+    void applyColorScheme(FlameGraphPainter::ColorScheme scheme);
+    /// The user's last choice, else by binary for a profile of several native binaries, else
+    /// by name.
+    FlameGraphPainter::ColorScheme defaultColorScheme() const;
     /// The start page while no profile is open (and none loading); actions that need a
     /// profile enabled only with one.
     void updateStartPage();
@@ -146,6 +152,7 @@ private:
     QDockWidget* m_binariesDock = nullptr;
     StartPage* m_startPage = nullptr;
     QStackedWidget* m_pages = nullptr; ///< the start page or the flame graph
+    QList<QAction*> m_colorActions; ///< Color By, data() = the scheme
     QList<QAction*> m_profileActions; ///< enabled only while a profile is shown
     bool m_binariesSized = false; ///< sizeBinariesDock ran after this file's first pass
     QByteArray m_defaultLayout; ///< saveState() right after the docks were made

@@ -25,6 +25,7 @@
 #include <QFile>
 #include <QAction>
 #include <QImage>
+#include <QSettings>
 #include <QFileInfo>
 #include <QPushButton>
 #include <QElapsedTimer>
@@ -156,6 +157,7 @@ private slots:
         QStandardPaths::setTestModeEnabled(true);
         QApplication::setOrganizationName(QStringLiteral("symflame-tests"));
         QApplication::setApplicationName(QStringLiteral("tst_viewer"));
+        QSettings().clear(); // no choices left by an earlier run
         QApplication::setFont(QFont(QStringLiteral("DejaVu Sans"), 9));
     }
 
@@ -985,6 +987,36 @@ private slots:
         QVERIFY(!page->isVisible());
         QVERIFY(window.flameGraph()->isVisible());
         QVERIFY(exportAction->isEnabled());
+    }
+
+    // A profile of several native binaries opens colored by binary, a one-binary profile by
+    // name; once the user picks a scheme, every profile opens with it.
+    void colorSchemeByProfileThenByChoice()
+    {
+        QSettings().remove(QStringLiteral("colorBy"));
+        ui::MainWindow window;
+        window.setErrorDialogsEnabled(false);
+        window.resize(1200, 800);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QSignalSpy finished(&window, &ui::MainWindow::loadFinished);
+        const auto openAndScheme = [&](const char* path) {
+            finished.clear();
+            window.openFile(QString::fromUtf8(path));
+            return finished.wait(30000) ? window.flameGraph()->painter().colorScheme() : ui::FlameGraphPainter::ColorScheme::Kind;
+        };
+        QCOMPARE(openAndScheme(fixtures::cxxUnsymbolizedProfile), ui::FlameGraphPainter::ColorScheme::Binary);
+        QVERIFY(window.legend()->count() >= 3); // cxxprog, libsfwork.so, libc, ...
+        QCOMPARE(openAndScheme(fixtures::goCpuProfile), ui::FlameGraphPainter::ColorScheme::Name);
+        QAction* byStatus = nullptr;
+        for (QAction* a : window.findChildren<QAction*>())
+            if (a->text() == QStringLiteral("&Symbolization Status"))
+                byStatus = a;
+        QVERIFY(byStatus);
+        byStatus->trigger();
+        QCOMPARE(openAndScheme(fixtures::cxxUnsymbolizedProfile), ui::FlameGraphPainter::ColorScheme::Status);
+        QVERIFY(byStatus->isChecked());
+        QSettings().remove(QStringLiteral("colorBy"));
     }
 
     void mainWindowSearchRulesAndDetails()
