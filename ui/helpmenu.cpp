@@ -15,6 +15,7 @@ void showShortcuts(QWidget* parent)
 {
     const std::pair<const char*, const char*> shortcuts[] = {
         { "Ctrl+O", "Open a profile" },
+        { "Ctrl+Shift+S", "Save the symbolized profile (pprof, or OTLP)" },
         { "Ctrl+E", "Export the current view as SVG or PNG" },
         { "Ctrl+F", "Search functions, files and binaries" },
         { "Enter", "Next search match (in the search field)" },

@@ -3,6 +3,7 @@
 #include "ui/mainwindow.h"
 
 #include "model/core/frameformat.h"
+#include "model/io/profileio.h"
 #include "symbolize/pass/binarytriage.h"
 #include "ui/binariesmodel.h"
 #include "ui/binariespanel.h"
@@ -47,6 +48,8 @@
 #include <QScrollArea>
 #include <QScreen>
 #include <QStackedWidget>
+#include <QtConcurrentRun>
+#include <QFutureWatcher>
 
 #include <set>
 #include <QScrollBar>
@@ -277,6 +280,10 @@ void MainWindow::createMenus()
     open->setShortcut(QKeySequence::Open);
     m_recent = new RecentFiles(file->addMenu(tr("Open &Recent")), this);
     connect(m_recent, &RecentFiles::openRequested, this, &MainWindow::openFile);
+    QAction* save = file->addAction(tr("&Save Symbolized Profile As\u2026"), this, &MainWindow::saveSymbolizedDialog);
+    save->setObjectName(QStringLiteral("saveSymbolizedAction"));
+    save->setShortcut(QKeySequence::SaveAs);
+    m_profileActions << save;
     QAction* exportAction = file->addAction(tr("&Export…"), this, &MainWindow::exportDialog);
     exportAction->setObjectName(QStringLiteral("exportAction"));
     exportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
@@ -522,6 +529,52 @@ void MainWindow::exportDialog()
 QString MainWindow::exportTitle() const
 {
     return QStringLiteral("%1 — %2").arg(filesName(), QString::fromUtf8(m_session->snapshot()->typeName()));
+}
+
+void MainWindow::saveSymbolizedDialog()
+{
+    const auto& snapshot = m_session->snapshot();
+    if (!snapshot)
+        return;
+    // OTLP read, OTLP written (as `symflame symbolize` does); pprof for everything else.
+    const Profile& p = *snapshot->sourceProfile();
+    const bool otlp = !p.formatVersion.empty() || !p.profilesInFile.empty();
+    const QString pprofFilter = tr("pprof (*.pb.gz)"), otlpFilter = tr("OTLP profiles (*.pb)");
+    QString filter = otlp ? otlpFilter : pprofFilter;
+    const QString base = QFileInfo(currentFile()).completeBaseName().section(QLatin1Char('.'), 0, 0);
+    const QString suggested = QFileInfo(currentFile()).absolutePath() + QLatin1Char('/') + base
+        + (otlp ? QStringLiteral("-symbolized.pb") : QStringLiteral("-symbolized.pb.gz"));
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Save Symbolized Profile As"), suggested, pprofFilter + QStringLiteral(";;") + otlpFilter, &filter);
+    if (path.isEmpty())
+        return;
+    saveSymbolizedProfile(path, filter == otlpFilter ? ProfileFormat::Otlp : ProfileFormat::Pprof);
+}
+
+void MainWindow::saveSymbolizedProfile(const QString& path, model::ProfileFormat format)
+{
+    const auto& snapshot = m_session->snapshot();
+    if (!snapshot)
+        return;
+    // The profile as symbolized, before any grouping by label; written atomically, never over
+    // the file it was read from.
+    std::shared_ptr<const Profile> profile = snapshot->sourceProfile();
+    const std::string out = QFile::encodeName(path).toStdString();
+    const std::string input = QFile::encodeName(currentFile()).toStdString();
+    m_hoverLabel->setText(tr("Saving %1\u2026").arg(QFileInfo(path).fileName()));
+    auto* watcher = new QFutureWatcher<QString>(this);
+    connect(watcher, &QFutureWatcher<QString>::finished, this, [this, watcher, path] {
+        watcher->deleteLater();
+        const QString error = watcher->result();
+        m_hoverLabel->setText(error.isEmpty() ? tr("Saved %1").arg(path) : tr("Could not save %1").arg(path));
+        if (!error.isEmpty() && m_errorDialogs)
+            QMessageBox::warning(this, tr("Cannot Save Profile"), error);
+        emit profileSaved(path, error);
+    });
+    watcher->setFuture(QtConcurrent::run([profile, out, input, format]() -> QString {
+        const Status saved = saveProfile(*profile, out, format, input);
+        return saved ? QString() : QString::fromStdString(saved.error().toString());
+    }));
 }
 
 void MainWindow::openDialog()

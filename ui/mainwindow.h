@@ -5,6 +5,7 @@
 // bottom-up, collapsed recursion) and SearchBar (Ctrl+F).
 #pragma once
 
+#include "model/io/profileio.h"
 #include "ui/flamegraphpainter.h"
 #include "ui/profilesession.h"
 #include "ui/profilesnapshot.h"
@@ -91,6 +92,10 @@ public:
     /// The default layout: panels where they start, the window sized for the screen.
     void resetLayout();
 
+    /// Writes the shown profile as symbolized (before grouping by label) to path in the
+    /// background, atomically and never over the file it was read from; profileSaved follows.
+    void saveSymbolizedProfile(const QString& path, model::ProfileFormat format);
+
     /// Selects function everywhere: its frames highlighted in the flame graph, its hottest frame
     /// selected (frame details, callers and callees); zoom also zooms to that frame.
     void selectFunction(model::SymbolId function, bool zoom);
@@ -103,6 +108,8 @@ signals:
     void previewShown(const QString& path);
     /// Background symbolization finished and its result is shown (resolved of locations).
     void symbolizationFinished(qulonglong resolved, qulonglong locations);
+    /// saveSymbolizedProfile finished; error is empty when the file was written.
+    void profileSaved(const QString& path, const QString& error);
     /// A load failed; message is the one-line reason.
     void loadFailed(const QString& path, const QString& message);
 
@@ -143,6 +150,7 @@ private:
     void sizeBinariesDock();
     void openDialog();
     void exportDialog();
+    void saveSymbolizedDialog();
     /// "file — type" above an exported graph.
     QString exportTitle() const;
     /// The shown file's name, or the first's and how many more were merged; empty for none.

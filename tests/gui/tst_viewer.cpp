@@ -7,6 +7,7 @@
 #include "dialoghelpers.h"
 #include "fixtures/fixturepaths.h"
 #include "model/io/pprof/pprof.h"
+#include "model/io/profileio.h"
 #include "model/analysis/search.h"
 #include "model/analysis/stackfilter.h"
 #include "model/analysis/toptable.h"
@@ -1017,6 +1018,59 @@ private slots:
         QCOMPARE(openAndScheme(fixtures::cxxUnsymbolizedProfile), ui::FlameGraphPainter::ColorScheme::Status);
         QVERIFY(byStatus->isChecked());
         QSettings().remove(QStringLiteral("colorBy"));
+    }
+
+    // File > Save Symbolized Profile As: the profile as the pass named it, as pprof, read back
+    // with the same names; the input file is never overwritten.
+    void savesTheSymbolizedProfile()
+    {
+        QTemporaryDir tmp;
+        QVERIFY(tmp.isValid());
+        const QString input = tmp.filePath(QStringLiteral("in.pb.gz"));
+        QVERIFY(QFile::copy(QString::fromUtf8(fixtures::cxxUnsymbolizedProfile), input));
+        ui::MainWindow window;
+        window.setErrorDialogsEnabled(false);
+        window.resize(1200, 800);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QSignalSpy symbolized(&window, &ui::MainWindow::symbolizationFinished);
+        window.openFile(input);
+        QVERIFY(symbolized.wait(60000));
+        const auto shown = window.flameGraph()->snapshot()->sourceProfile();
+        size_t named = 0;
+        for (const Location& l : shown->locations)
+            named += l.status == FrameStatus::Symbolized;
+        QVERIFY(named > 50);
+
+        QSignalSpy saved(&window, &ui::MainWindow::profileSaved);
+        const QString out = tmp.filePath(QStringLiteral("out.pb.gz"));
+        window.saveSymbolizedProfile(out, ProfileFormat::Pprof);
+        QVERIFY(saved.wait(30000));
+        QCOMPARE(saved.first().at(1).toString(), QString());
+        auto back = loadProfile(out.toStdString());
+        QVERIFY(back);
+        QStringList want, got;
+        for (const Location& l : shown->locations)
+            for (const Line& line : shown->linesOf(l))
+                want << QString::fromUtf8(shown->str(shown->functions[line.function.index()].name));
+        for (const Location& l : back->locations)
+            for (const Line& line : back->linesOf(l))
+                got << QString::fromUtf8(back->str(back->functions[line.function.index()].name));
+        want.sort();
+        got.sort();
+        QCOMPARE(got, want);
+
+        // Over the input: refused, the input as it was.
+        QFile in(input);
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        const QByteArray before = in.readAll();
+        in.close();
+        saved.clear();
+        window.saveSymbolizedProfile(input, ProfileFormat::Pprof);
+        QVERIFY(saved.wait(30000));
+        QVERIFY2(!saved.first().at(1).toString().isEmpty(), "overwrote the input");
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        QCOMPARE(in.readAll(), before);
     }
 
     void mainWindowSearchRulesAndDetails()
