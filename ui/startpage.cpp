@@ -86,7 +86,11 @@ void StartPage::setRecentFiles(const QStringList& files)
 QString StartPage::demoProfile()
 {
     const QString app = QCoreApplication::applicationDirPath();
+    // The native demo of this build tree first (its binaries are where it was recorded).
     const QStringList candidates {
+#ifdef SYMFLAME_NATIVE_DEMO
+        QStringLiteral(SYMFLAME_NATIVE_DEMO),
+#endif
         app + QStringLiteral("/../share/symflame/demo/demo-cpu.pb.gz"),
 #ifdef SYMFLAME_SOURCE_DEMO
         QStringLiteral(SYMFLAME_SOURCE_DEMO),

@@ -17,6 +17,7 @@
 #include <QObject>
 #include <QRandomGenerator>
 #include <QTemporaryDir>
+#include <QFileInfo>
 #include <QTest>
 
 #include <string>
@@ -291,6 +292,34 @@ private slots:
         const Run raw = runSymflame({ QStringLiteral("info"), QStringLiteral("--json"), m_raw });
         QCOMPARE(raw.exitCode, 0);
         QCOMPARE(QJsonDocument::fromJson(raw.out).object().value("samples").toInteger(), 103);
+    }
+
+    // The native demo shows what symflame is for: an unsymbolized profile of several binaries,
+    // all found and named locally but one stripped library, whose debug file (in the demo's
+    // debug folder) makes it symbolized with file and line.
+    void nativeDemoShowsWhatIsMissing()
+    {
+        const QString demo = QString::fromUtf8(fixtures::nativeDemoProfile);
+        QVERIFY2(QFileInfo::exists(demo), "the build made no native demo");
+        const auto rowOf = [](const QByteArray& json, const QString& name) {
+            for (const QJsonValue& v : QJsonDocument::fromJson(json).object().value("binaries").toArray())
+                if (v.toObject().value("name").toString() == name)
+                    return v.toObject();
+            return QJsonObject();
+        };
+        Run r = runSymflame({ QStringLiteral("info"), QStringLiteral("--json"), demo });
+        QCOMPARE(r.exitCode, 0);
+        const QJsonObject info = QJsonDocument::fromJson(r.out).object();
+        for (const QJsonValue& m : info.value("mappings").toArray())
+            QCOMPARE(m.toObject().value("symbolized").toInteger(), 0); // as recorded: addresses only
+        QVERIFY(info.value("mappings").toArray().size() >= 4);
+        QCOMPARE(rowOf(r.out, "libdemofilters.so").value("status").toString(), QStringLiteral("symbolized"));
+        QCOMPARE(rowOf(r.out, "imagepipe").value("status").toString(), QStringLiteral("symbolized"));
+        QCOMPARE(rowOf(r.out, "libdemocodec.so").value("status").toString(), QStringLiteral("names only"));
+        r = runSymflame({ QStringLiteral("info"), QStringLiteral("--json"), demo, QStringLiteral("--debug-dir"),
+            QString::fromUtf8(fixtures::nativeDemoDebugDir) });
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(rowOf(r.out, "libdemocodec.so").value("status").toString(), QStringLiteral("symbolized"));
     }
 
     void infoText()
