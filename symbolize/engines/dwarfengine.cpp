@@ -30,7 +30,11 @@ namespace {
 struct TextSection {
     uint64_t begin, end;
     uint64_t index;
+    bool plt = false; ///< .plt, .plt.got, .plt.sec, .iplt: the linker's stubs, no function of their own
 };
+
+/// The function name of a frame in a PLT stub (EngineOptions::namePltStubs).
+constexpr std::string_view kPltFrameName = "[plt]";
 
 // References and strings into the dwz supplementary file (GNU forms, and DWARF 5's).
 bool isSupplementaryReference(llvm::dwarf::Form f)
@@ -417,12 +421,12 @@ struct DwarfEngine::Impl {
         }
     }
 
-    uint64_t sectionIndexFor(uint64_t address) const
+    const TextSection* sectionFor(uint64_t address) const
     {
         for (const TextSection& s : textSections)
             if (address >= s.begin && address < s.end)
-                return s.index;
-        return llvm::object::SectionedAddress::UndefSection;
+                return &s;
+        return nullptr;
     }
 
     StringId demangledName(SymbolizedAddresses& out, StringId raw)
@@ -468,7 +472,8 @@ Result<std::unique_ptr<DwarfEngine>> DwarfEngine::create(const ModuleFiles& file
     if (files.binary) {
         for (const ElfSection& sec : files.binary->sections())
             if ((sec.flags & elf::SHF_EXECINSTR) && sec.type != elf::SHT_NOBITS && sec.size > 0)
-                d.textSections.push_back({ sec.addr, sec.addr + sec.size, sec.index });
+                d.textSections.push_back({ sec.addr, sec.addr + sec.size, sec.index,
+                    sec.name == ".plt" || sec.name.starts_with(".plt.") || sec.name == ".iplt" });
     }
     Impl* impl = &d;
     auto handler = [impl](llvm::Error e) { impl->warn(std::move(e)); };
@@ -538,8 +543,15 @@ Status DwarfEngine::symbolize(
             return makeError(ErrorCode::Cancelled, "symbolization cancelled");
         const uint64_t address = addresses[i];
         frames.clear();
+        const TextSection* section = d.sectionFor(address);
+        if (section && section->plt && d.options.namePltStubs) {
+            const StringId name = out.intern(kPltFrameName);
+            out.addFrame(out.addFunction({ name, name, StringId(), 0 }), 0, 0);
+            out.endAddress();
+            continue;
+        }
         if (d.context)
-            d.inlineChain(address, d.sectionIndexFor(address), out, frames);
+            d.inlineChain(address, section ? section->index : llvm::object::SectionedAddress::UndefSection, out, frames);
         if (frames.empty())
             frames.emplace_back();
         // As llvm-symbolizer: the symbol table names the physical frame, and a local symbol's

@@ -51,6 +51,7 @@ class DwarfEngine {
 public:
     struct Options {
         bool demangle = true;
+        bool namePltStubs = false; ///< EngineOptions::namePltStubs
         size_t maxWarnings = 20; ///< LLVM warnings kept as text (all are counted)
     };
 

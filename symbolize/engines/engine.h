@@ -25,6 +25,10 @@ struct EngineOptions {
     /// tracebacks and runtime/pprof profiles (a wrapper is kept when it calls a panic function,
     /// and when it is the address's only frame). Off for lookups that show the code as it is.
     bool elideGoWrappers = false;
+    /// Name addresses in the linker's PLT stubs "[plt]" (DWARF engine), as profiles want them.
+    /// Off for lookups that answer as llvm-symbolizer does: no symbol covers a stub, so it
+    /// names one after the symbol before it (often _init), which reads as a real function.
+    bool namePltStubs = false;
     size_t maxWarnings = 20;
 };
 

@@ -57,6 +57,7 @@ model::Result<std::unique_ptr<SymbolizerEngine>> openEngine(const LocateResult& 
         located.dynamicSymbols };
     DwarfEngine::Options so;
     so.demangle = options.demangle;
+    so.namePltStubs = options.namePltStubs;
     so.maxWarnings = options.maxWarnings;
     auto dwarf = DwarfEngine::create(files, so);
     if (!dwarf)

@@ -153,7 +153,7 @@ std::vector<BinaryRow> triageBinaries(const model::Profile& p, const SymbolizeRe
             if (m.error.empty() && row.symbolized > 0 && row.symbolized < row.locations) {
                 const uint64_t outside = row.locations - row.symbolized;
                 row.detail += "; " + std::to_string(outside) + (outside == 1 ? " address lies" : " addresses lie")
-                    + " outside every function it knows (PLT stubs or padding) and "
+                    + " outside every function it knows (padding between functions) and "
                     + (outside == 1 ? "keeps its" : "keep their") + " address";
             }
             row.tried = m.tried;

@@ -645,6 +645,7 @@ Result<SymbolizeReport> SymbolizationPass::run(Profile& p, model::Progress* prog
         LookupOptions lo;
         lo.module.demangle = m_options.demangle;
         lo.module.elideGoWrappers = m_options.elideGoWrappers;
+        lo.module.namePltStubs = true; // a frame in a stub reads "[plt]", not the symbol before it
         lo.module.isolation = m_options.isolation;
         lo.threads = nThreads;
         if (progress)

@@ -195,9 +195,9 @@ private slots:
         QVERIFY(upload.find(rowNamed(rows, "c_pie")->debugPath) != std::string::npos);
     }
 
-    // A binary with DWARF one of whose addresses lies in the padding after a function (as
-    // libc's in .plt do: no function there in the debug info or the symbol tables) is
-    // symbolized, not "lacking debug info"; the detail says why one address keeps its number.
+    // A binary with DWARF one of whose addresses lies in the padding after a function (no
+    // function there in the debug info or the symbol tables) is symbolized, not "lacking debug
+    // info"; the detail says why one address keeps its number.
     void paddingIsNotMissingDebugInfo()
     {
         model::Profile p = symtest::makeProfile({ m_bins[0] }, { m_paths[0] });
