@@ -28,6 +28,8 @@ CallersCalleesPanel::CallersCalleesPanel(QWidget* parent)
         area->setWidgetResizable(true);
         area->setFrameShape(QFrame::NoFrame);
         area->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+        // Small when the bottom strip is: the panel gets its room when brought to the front.
+        area->setMinimumHeight(area->fontMetrics().height() * 2);
         return area;
     };
     auto* callersArea = scrolled(m_callers);
@@ -64,8 +66,12 @@ void CallersCalleesPanel::showFunction(const std::shared_ptr<const ProfileSnapsh
             return Pair(callers ? callers.value() : nullptr, callees ? callees.value() : nullptr);
         },
         [this](const Pair& halves) {
-            m_callers->setSnapshot(halves.first);
-            m_callees->setSnapshot(halves.second);
+            // Each half starts at the function, full width: the "all" row above it says nothing.
+            for (auto [graph, half] : { std::pair(m_callers, halves.first), std::pair(m_callees, halves.second) }) {
+                graph->setSnapshot(half);
+                if (half && half->tree && half->tree->children(half->tree->root()).size() == 1)
+                    graph->jumpTo(half->tree->children(half->tree->root())[0]);
+            }
         });
 }
 

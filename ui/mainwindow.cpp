@@ -185,6 +185,8 @@ void MainWindow::resetLayout()
 void MainWindow::applyColorScheme(FlameGraphPainter::ColorScheme scheme)
 {
     m_flame->setColorScheme(scheme);
+    callersGraph()->setColorScheme(scheme); // the halves read as the main view does
+    calleesGraph()->setColorScheme(scheme);
     m_legend->setLegend(*m_flame);
     m_legendDock->setVisible(scheme != FlameGraphPainter::ColorScheme::Name);
     for (QAction* a : m_colorActions)
@@ -222,9 +224,21 @@ void MainWindow::sizeBinariesDock()
     const auto& rows = m_binaries->model()->rows();
     const bool problem = std::any_of(rows.begin(), rows.end(), [](const symbolize::BinaryRow& r) { return symbolize::isProblem(r.state); });
     const int line = fontMetrics().height();
-    resizeDocks({ m_binariesDock }, { problem ? 12 * line + 80 : 6 * line + 40 }, Qt::Vertical);
+    resizeDocks({ m_binariesDock }, { std::min(problem ? 12 * line + 80 : 6 * line + 40, height() * 2 / 5) }, Qt::Vertical);
     if (problem)
         m_binariesDock->raise();
+}
+
+void MainWindow::resizeEvent(QResizeEvent* event)
+{
+    QMainWindow::resizeEvent(event);
+    // The flame graph keeps at least half the height: a bottom panel sized in a taller window
+    // gives way when the window shrinks.
+    const int limit = height() * 2 / 5;
+    for (QDockWidget* dock : { m_binariesDock, m_sandwichDock })
+        if (dock && dock->isVisible() && !dock->isFloating() && dockWidgetArea(dock) == Qt::BottomDockWidgetArea
+            && dock->height() > limit)
+            resizeDocks({ dock }, { limit }, Qt::Vertical);
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)
@@ -393,6 +407,13 @@ void MainWindow::createDocks()
     sandwichDock->setObjectName(QStringLiteral("sandwichDock"));
     sandwichDock->setWidget(m_sandwich);
     addDockWidget(Qt::BottomDockWidgetArea, sandwichDock);
+    // A tab beside Binaries (View menu, hidden at first); shown, it takes two fifths of the
+    // window's height, so that both halves have room.
+    m_sandwichDock = sandwichDock;
+    connect(sandwichDock, &QDockWidget::visibilityChanged, this, [this, sandwichDock](bool visible) {
+        if (visible && sandwichDock->height() < height() * 2 / 5)
+            resizeDocks({ sandwichDock }, { height() * 2 / 5 }, Qt::Vertical);
+    });
     sandwichDock->hide();
 
     m_legend = new LegendWidget;
@@ -409,6 +430,7 @@ void MainWindow::createDocks()
     addDockWidget(Qt::BottomDockWidgetArea, binariesDock);
     tabifyDockWidget(sandwichDock, binariesDock);
     m_binariesDock = binariesDock;
+    binariesDock->raise();
     sizeBinariesDock();
     const auto resymbolizeWith = [this](const QString& dir) {
         SymbolizeSettings st = SymbolizeSettings::load();

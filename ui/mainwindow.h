@@ -118,6 +118,7 @@ protected:
     void dropEvent(QDropEvent* event) override;
 
     void closeEvent(QCloseEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
     void createToolBar();
@@ -158,6 +159,7 @@ private:
     void editSymbolizeSettings();
 
     QDockWidget* m_binariesDock = nullptr;
+    QDockWidget* m_sandwichDock = nullptr;
     StartPage* m_startPage = nullptr;
     QStackedWidget* m_pages = nullptr; ///< the start page or the flame graph
     QList<QAction*> m_colorActions; ///< Color By, data() = the scheme

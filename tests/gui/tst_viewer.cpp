@@ -742,8 +742,15 @@ private slots:
             QTest::qWait(50);
             QCOMPARE(window.size(), size);
             QVERIFY2(scroll->height() * 2 >= size.height(),
-                qPrintable(QStringLiteral("at %1x%2 the flame graph has %3 px of height")
-                               .arg(size.width()).arg(size.height()).arg(scroll->height())));
+                qPrintable(QStringLiteral("at %1x%2 the flame graph has %3 px of height; panels: %4")
+                               .arg(size.width()).arg(size.height()).arg(scroll->height())
+                               .arg([&] {
+                                   QStringList docks;
+                                   for (QDockWidget* d : window.findChildren<QDockWidget*>())
+                                       if (d->isVisible())
+                                           docks << QStringLiteral("%1 %2x%3").arg(d->objectName()).arg(d->width()).arg(d->height());
+                                   return docks.join(QStringLiteral(", "));
+                               }())));
             saveShot(window.grab().toImage(), QStringLiteral("layout-%1x%2.png").arg(size.width()).arg(size.height()));
             if (size.width() >= 1366) {
                 auto* top = window.findChild<QTableView*>(QStringLiteral("topFunctionsTable"));
@@ -1133,6 +1140,9 @@ private slots:
             QCOMPARE(tree.totalValue(), cum);
             QCOMPARE(tree.children(tree.root()).size(), size_t(1));
             QCOMPARE(tree.node(tree.children(tree.root())[0]).symbol, selectedSymbol);
+            // No "all" row: each half starts at the function; colored as the main view.
+            QCOMPARE(half->rootNode(), tree.children(tree.root())[0]);
+            QVERIFY(half->painter().colorScheme() == window.flameGraph()->painter().colorScheme());
         }
         for (QDockWidget* dock : window.findChildren<QDockWidget*>())
             if (dock->objectName() == QStringLiteral("sandwichDock"))
