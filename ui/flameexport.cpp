@@ -1,12 +1,17 @@
 // Export: the title strip, then the painter over the rest, into QSvgGenerator or a QImage.
 #include "ui/flameexport.h"
 
+#include "model/io/fileio.h"
+
 #include "ui/flamegraphwidget.h"
 
 #include <QFileDialog>
 #include <QMessageBox>
 
+#include <QBuffer>
+#include <QFile>
 #include <QFileInfo>
+#include <QFontMetrics>
 #include <QFont>
 #include <QImage>
 #include <QPainter>
@@ -20,8 +25,36 @@ namespace {
 
 constexpr int kMaxDimension = 32768;
 
-void paintAll(
-    QPainter& p, const FlameGraphPainter& painter, const ExportOptions& options, int width, int height, int titleHeight)
+// The legend below the graph when the colors mean something (binary, status, type): swatches
+// with their labels, flowing in rows across the width.
+struct LegendStrip {
+    std::vector<std::pair<QRect, FlameGraphPainter::LegendEntry>> items; ///< relative to the strip's top
+    int height = 0;
+};
+
+LegendStrip layoutLegend(const FlameGraphPainter& painter, const QPalette& palette, int width)
+{
+    LegendStrip strip;
+    if (painter.colorScheme() == FlameGraphPainter::ColorScheme::Name)
+        return strip;
+    const QFontMetrics fm(painter.font());
+    const int row = fm.height() + 6, swatch = fm.height();
+    int x = 6, y = 4;
+    for (FlameGraphPainter::LegendEntry& e : painter.legend(palette.color(QPalette::Base).lightness() < 128)) {
+        const int w = swatch + 6 + fm.horizontalAdvance(e.label) + 16;
+        if (x > 6 && x + w > width - 6) {
+            x = 6;
+            y += row;
+        }
+        strip.items.push_back({ QRect(x, y, w, row), std::move(e) });
+        x += w;
+    }
+    strip.height = strip.items.empty() ? 0 : y + row + 4;
+    return strip;
+}
+
+void paintAll(QPainter& p, const FlameGraphPainter& painter, const ExportOptions& options, int width, int height,
+    int titleHeight, const LegendStrip& legend = {})
 {
     p.fillRect(QRect(0, 0, width, height), options.palette.color(QPalette::Base));
     if (titleHeight > 0) {
@@ -31,11 +64,33 @@ void paintAll(
         p.setPen(options.palette.color(QPalette::Text));
         p.drawText(QRect(6, 0, width - 12, titleHeight), Qt::AlignLeft | Qt::AlignVCenter, options.title);
     }
-    const QRect area(0, titleHeight, width, height - titleHeight - 4);
+    const QRect area(0, titleHeight, width, height - titleHeight - legend.height - 4);
     p.save();
     p.setClipRect(area);
     painter.paint(p, area, area, options.palette);
     p.restore();
+    const int top = height - legend.height;
+    const int swatch = QFontMetrics(painter.font()).height();
+    p.setFont(painter.font());
+    for (const auto& [rect, entry] : legend.items) {
+        const QRect r = rect.translated(0, top);
+        p.fillRect(QRect(r.x(), r.y() + 3, swatch, swatch), entry.color);
+        p.setPen(options.palette.color(QPalette::Text));
+        p.drawText(QRect(r.x() + swatch + 6, r.y(), r.width() - swatch - 6, r.height()), Qt::AlignLeft | Qt::AlignVCenter,
+            entry.label);
+    }
+}
+
+// The bytes written to path in one step, so that a failed export leaves nothing half-written
+// (and an existing file as it was).
+model::Status writeAtomically(const QString& path, const QByteArray& bytes, const char* what)
+{
+    const model::Status written = model::writeFileAtomically(
+        QFile::encodeName(path).toStdString(), std::span(reinterpret_cast<const uint8_t*>(bytes.constData()), size_t(bytes.size())));
+    if (!written)
+        return model::makeError(model::ErrorCode::Io, std::string("cannot write the ") + what + ": " + written.error().message,
+            path.toStdString());
+    return model::Status::success();
 }
 
 } // namespace
@@ -55,12 +110,15 @@ model::Status exportFlameGraph(const FlameGraphPainter& source, const QString& p
     const int rowHeight = painter.rowHeight();
     const int titleHeight = options.title.isEmpty() ? 0 : rowHeight + 8;
     const int graphHeight = std::max(painter.contentHeight(), rowHeight);
+    const LegendStrip legend = layoutLegend(painter, options.palette, options.width);
     const int height = options.height > 0 ? std::min(options.height, kMaxDimension)
-                                          : std::min(kMaxDimension, titleHeight + graphHeight + 4);
+                                          : std::min(kMaxDimension, titleHeight + graphHeight + legend.height + 4);
 
     if (isSvgPath(path)) {
+        QBuffer bytes;
+        bytes.open(QIODevice::WriteOnly);
         QSvgGenerator svg;
-        svg.setFileName(path);
+        svg.setOutputDevice(&bytes);
         svg.setSize(QSize(options.width, height));
         svg.setViewBox(QRect(0, 0, options.width, height));
         svg.setTitle(options.title.isEmpty() ? QStringLiteral("flame graph") : options.title);
@@ -68,26 +126,26 @@ model::Status exportFlameGraph(const FlameGraphPainter& source, const QString& p
         QPainter p;
         if (!p.begin(&svg))
             return model::makeError(model::ErrorCode::Io, "cannot write the SVG file", file);
-        paintAll(p, painter, options, options.width, height, titleHeight);
+        paintAll(p, painter, options, options.width, height, titleHeight, legend);
         if (!p.end())
             return model::makeError(model::ErrorCode::Io, "cannot write the SVG file", file);
-        if (!QFileInfo::exists(path))
-            return model::makeError(model::ErrorCode::Io, "cannot write the SVG file", file);
-        return model::Status::success();
+        return writeAtomically(path, bytes.data(), "SVG file");
     }
 
     QImage image(options.width, height, QImage::Format_RGB32);
     {
         QPainter p(&image);
-        paintAll(p, painter, options, options.width, height, titleHeight);
+        paintAll(p, painter, options, options.width, height, titleHeight, legend);
     }
     const QString suffix = QFileInfo(path).suffix().toLower();
     const char* format = suffix == QLatin1String("jpg") || suffix == QLatin1String("jpeg") ? "JPG"
         : suffix == QLatin1String("bmp")                                                   ? "BMP"
                                                                                            : "PNG";
-    if (!image.save(path, format))
-        return model::makeError(model::ErrorCode::Io, "cannot write the image", file);
-    return model::Status::success();
+    QBuffer encoded;
+    encoded.open(QIODevice::WriteOnly);
+    if (!image.save(&encoded, format))
+        return model::makeError(model::ErrorCode::Io, "cannot encode the image", file);
+    return writeAtomically(path, encoded.data(), "image");
 }
 
 bool exportWidget(const FlameGraphWidget& widget, const QString& title, const QString& path, QString* error)

@@ -452,6 +452,34 @@ private slots:
         QVERIFY(QString::fromStdString(bad.error().toString()).contains(QStringLiteral("/nonexistent-dir/x.png")));
     }
 
+    // Colors that mean something come with their legend in the exported file (one label per
+    // binary below the graph); an export over an existing file that fails leaves it as it was.
+    void exportsCarryTheLegend()
+    {
+        auto loaded = ui::loadSnapshot(fixtures::cxxSymbolizedProfile);
+        QVERIFY(loaded);
+        ui::FlameGraphPainter painter;
+        painter.setFont(QFont(QStringLiteral("DejaVu Sans"), 9));
+        painter.setSnapshot(loaded.value());
+        QTemporaryDir dir;
+        ui::ExportOptions options;
+        options.width = 900;
+        options.palette = QApplication::palette();
+        QVERIFY(ui::exportFlameGraph(painter, dir.filePath(QStringLiteral("name.png")), options).ok());
+        painter.setColorScheme(ui::FlameGraphPainter::ColorScheme::Binary);
+        QVERIFY(ui::exportFlameGraph(painter, dir.filePath(QStringLiteral("binary.png")), options).ok());
+        QVERIFY(QImage(dir.filePath(QStringLiteral("binary.png"))).height()
+            > QImage(dir.filePath(QStringLiteral("name.png"))).height());
+        QVERIFY(ui::exportFlameGraph(painter, dir.filePath(QStringLiteral("binary.svg")), options).ok());
+        QFile svg(dir.filePath(QStringLiteral("binary.svg")));
+        QVERIFY(svg.open(QIODevice::ReadOnly));
+        const QByteArray text = svg.readAll();
+        const auto legend = painter.legend(false);
+        QVERIFY(legend.size() >= 3);
+        for (const auto& e : legend)
+            QVERIFY2(text.contains(">" + e.label.toUtf8() + "<"), qPrintable(e.label));
+    }
+
     // The toolbar's zoom path: a button per ancestor; a click zooms back to that frame, and
     // Back from there goes to the frame above it.
     void breadcrumbZoomsToAncestor()
