@@ -129,7 +129,26 @@ model::Status exportFlameGraph(const FlameGraphPainter& source, const QString& p
         paintAll(p, painter, options, options.width, height, titleHeight, legend);
         if (!p.end())
             return model::makeError(model::ErrorCode::Io, "cannot write the SVG file", file);
-        return writeAtomically(path, bytes.data(), "SVG file");
+        // Over the drawing, one invisible rectangle per frame with its description as the
+        // <title> a browser shows on hover (as flamegraph.pl's SVGs do).
+        QByteArray svgText = bytes.data();
+        const qsizetype end = svgText.lastIndexOf("</svg>");
+        if (end < 0)
+            return model::makeError(model::ErrorCode::Io, "cannot write the SVG file", file);
+        QByteArray frames = "<g id=\"frames\" fill=\"#000\" fill-opacity=\"0\">\n";
+        const QRect area(0, titleHeight, options.width, height - titleHeight - legend.height - 4);
+        painter.forEachFrame(area, [&](const FlameGraphPainter::Hit& hit) {
+            frames += QStringLiteral("<rect x=\"%1\" y=\"%2\" width=\"%3\" height=\"%4\"><title>%5</title></rect>\n")
+                          .arg(hit.rect.x())
+                          .arg(hit.rect.y())
+                          .arg(hit.rect.width())
+                          .arg(hit.rect.height())
+                          .arg(painter.summary(hit).toHtmlEscaped())
+                          .toUtf8();
+        });
+        frames += "</g>\n";
+        svgText.insert(end, frames);
+        return writeAtomically(path, svgText, "SVG file");
     }
 
     QImage image(options.width, height, QImage::Format_RGB32);

@@ -552,6 +552,36 @@ void FlameGraphPainter::paint(
     painter.restore();
 }
 
+void FlameGraphPainter::forEachFrame(const QRect& area, const std::function<void(const Hit&)>& fn) const
+{
+    if (isEmpty() || area.width() <= 0)
+        return;
+    const auto ancestorCount = static_cast<int>(m_ancestors.size());
+    for (int row = 0; row < rowCount(); ++row) {
+        Hit hit;
+        hit.row = row;
+        const int top = rowTop(area, row);
+        if (row < ancestorCount) {
+            hit.node = m_ancestors[static_cast<size_t>(row)];
+            hit.ancestor = true;
+            hit.value = m_snapshot->tree->node(hit.node).total;
+            hit.rect = QRect(area.left(), top, area.width() - 1, m_rowHeight - 1);
+            fn(hit);
+            continue;
+        }
+        for (const FlameFrame& f : m_layout.rowRange(static_cast<size_t>(row - ancestorCount), m_viewBegin, m_viewEnd)) {
+            const int x0 = xOf(area, f.x), x1 = xOf(area, f.x + f.width);
+            const int w = std::max(1, x1 - x0);
+            hit.node = f.node;
+            hit.merged = f.merged;
+            hit.value = f.width;
+            hit.rect = QRect(x0, top, w > 2 ? w - 1 : w, m_rowHeight - 1).intersected(area);
+            if (!hit.rect.isEmpty())
+                fn(hit);
+        }
+    }
+}
+
 FlameGraphPainter::Hit FlameGraphPainter::hitTest(const QRect& area, QPoint pos) const
 {
     Hit hit;
@@ -678,9 +708,12 @@ QString FlameGraphPainter::summary(const Hit& hit) const
             .arg(hit.merged)
             .arg(valueText(hit.value, unit), percentOf(hit.value, all));
     const CallTreeNode& n = tree.node(hit.node);
+    // The binary too, where the frame has one: "sin (libm.so.6): ...".
+    const std::string_view binary = n.symbol.valid() ? binaryOf(n.symbol) : std::string_view();
+    const QString name = binary.empty() ? label(hit.node)
+                                        : QStringLiteral("%1 (%2)").arg(label(hit.node), QString::fromUtf8(baseName(binary)));
     return QStringLiteral("%1: total %2 (%3), self %4 (%5)")
-        .arg(label(hit.node), valueText(n.total, unit), percentOf(n.total, all), valueText(n.self, unit),
-            percentOf(n.self, all));
+        .arg(name, valueText(n.total, unit), percentOf(n.total, all), valueText(n.self, unit), percentOf(n.self, all));
 }
 
 } // namespace symflame::ui

@@ -13,6 +13,7 @@
 #include <QRect>
 #include <QString>
 
+#include <functional>
 #include <memory>
 #include <string_view>
 #include <string>
@@ -101,6 +102,10 @@ public:
     /// top (icicle).
     void paint(QPainter& painter, const QRect& area, const QRect& exposed, const QPalette& palette,
         model::NodeId hovered = {}) const;
+    /// Calls fn for every frame paint(area, area, ...) draws (ancestor rows first), with the
+    /// rectangle it is drawn in: for writers that describe the frames themselves (the SVG
+    /// export's tooltips).
+    void forEachFrame(const QRect& area, const std::function<void(const Hit&)>& fn) const;
     /// The frame or ancestor row at pos, in the same geometry as paint(area, ...).
     Hit hitTest(const QRect& area, QPoint pos) const;
     /// Where node is painted, or an empty rect when it is not on screen (merged or outside).

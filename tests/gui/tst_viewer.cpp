@@ -478,6 +478,19 @@ private slots:
         QVERIFY(legend.size() >= 3);
         for (const auto& e : legend)
             QVERIFY2(text.contains(">" + e.label.toUtf8() + "<"), qPrintable(e.label));
+        // One element per frame with a <title> tooltip naming function, binary, total and self,
+        // and the file still an SVG Qt renders.
+        int frames = 0;
+        bool withBinary = false;
+        painter.layout(900);
+        painter.forEachFrame(QRect(0, 0, 900, painter.contentHeight()), [&](const ui::FlameGraphPainter::Hit& hit) {
+            ++frames;
+            withBinary = withBinary || painter.summary(hit).contains(QStringLiteral("(libsfwork.so)"));
+        });
+        QVERIFY(frames > 20 && withBinary);
+        QCOMPARE(int(text.count("</title></rect>")), frames);
+        QVERIFY(text.contains("(libsfwork.so): total "));
+        QVERIFY(QSvgRenderer(text).isValid());
     }
 
     // The toolbar's zoom path: a button per ancestor; a click zooms back to that frame, and
