@@ -42,7 +42,7 @@ std::optional<int> parseDimension(const std::optional<std::string>& text, int fa
 
 int runRender(char* argv0, int argc, char** argv)
 {
-    static constexpr OptionSpec kSpecs[] = { { "output", 'o', true }, { "width", 0, true }, { "height", 0, true },
+    static constexpr OptionSpec kSpecs[] = { { "output", 'o', true }, { "width", 0, true }, { "height", 0, true }, { "scale", 0, true },
         { "sample-type", 0, true }, { "color-by", 0, true }, { "search", 0, true }, { "focus", 0, true },
         { "profile", 0, true }, { "help", 'h', false }, kLabelViewOptionSpecs[0], kLabelViewOptionSpecs[1],
         kLabelViewOptionSpecs[2], kLabelViewOptionSpecs[3], kLabelViewOptionSpecs[4] };
@@ -51,7 +51,7 @@ int runRender(char* argv0, int argc, char** argv)
     if (!args)
         return usageError("render: " + error);
     if (args->has("help")) {
-        std::fputs("usage: symflame render FILE -o OUT.png|OUT.svg [--width W] [--height H] [--sample-type T]\n"
+        std::fputs("usage: symflame render FILE -o OUT.png|OUT.svg [--width W] [--height H] [--scale S] [--sample-type T]\n"
                    "         [--color-by name|binary|status|type] [--search RE] [--focus FUNC] [--profile N]\n"
                    "         [--group-by K[,K]|none] [--group-leaf K] [--tag-focus F] [--tag-ignore F] [--time-range S,E]\n",
             stdout);
@@ -83,6 +83,14 @@ int runRender(char* argv0, int argc, char** argv)
     const auto height = parseDimension(args->value("height"), 0); // 0: as tall as the rows
     if (!height)
         return usageError("render: --height wants a number of pixels up to 32768");
+    double scale = 1.0; // pixels per unit, raster images only
+    if (const auto text = args->value("scale")) {
+        char* end = nullptr;
+        scale = std::strtod(text->c_str(), &end);
+        if (text->empty() || *end != '\0' || !(scale >= 0.25 && scale <= 8))
+            return usageError("render: --scale wants a number from 0.25 to 8 (pixels per unit; 2 for a sharp image "
+                              "on a high-density screen)");
+    }
     const std::string& path = args->positional[0];
 
     LoadOptions loadOptions;
@@ -139,6 +147,7 @@ int runRender(char* argv0, int argc, char** argv)
     ui::ExportOptions options;
     options.width = *width;
     options.height = *height;
+    options.scale = scale;
     options.palette = QGuiApplication::palette();
     options.title = QStringLiteral("%1 \u2014 %2, total %3, %4")
                         .arg(QFileInfo(QString::fromStdString(path)).fileName(), QString::fromUtf8(s.typeName()),

@@ -3,9 +3,9 @@
 
 #include "model/io/fileio.h"
 
+#include "ui/exportdialog.h"
 #include "ui/flamegraphwidget.h"
 
-#include <QFileDialog>
 #include <QMessageBox>
 
 #include <QBuffer>
@@ -15,9 +15,11 @@
 #include <QFont>
 #include <QImage>
 #include <QPainter>
+#include <QRegularExpression>
 #include <QSvgGenerator>
 
 #include <algorithm>
+#include <cmath>
 
 namespace symflame::ui {
 
@@ -105,16 +107,24 @@ model::Status exportFlameGraph(const FlameGraphPainter& source, const QString& p
     const std::string file = path.toStdString();
     if (options.width <= 0 || options.width > kMaxDimension)
         return model::makeError(model::ErrorCode::Usage, "the width must be from 1 to 32768 pixels", file);
+    const bool svgOut = isSvgPath(path);
+    const double scale = svgOut ? 1.0 : options.scale;
+    if (!(scale >= 0.25 && scale <= 8))
+        return model::makeError(model::ErrorCode::Usage, "the scale must be from 0.25 to 8", file);
+    if (std::lround(options.width * scale) > kMaxDimension || std::lround(options.height * scale) > kMaxDimension)
+        return model::makeError(model::ErrorCode::Usage,
+            "at scale " + QString::number(scale).toStdString() + " the image would be larger than 32768 pixels", file);
     FlameGraphPainter painter = source;
     painter.layout(options.width);
     const int rowHeight = painter.rowHeight();
     const int titleHeight = options.title.isEmpty() ? 0 : rowHeight + 8;
     const int graphHeight = std::max(painter.contentHeight(), rowHeight);
     const LegendStrip legend = layoutLegend(painter, options.palette, options.width);
-    const int height = options.height > 0 ? std::min(options.height, kMaxDimension)
-                                          : std::min(kMaxDimension, titleHeight + graphHeight + legend.height + 4);
+    const int maxHeight = static_cast<int>(kMaxDimension / scale);
+    const int height = options.height > 0 ? std::min(options.height, maxHeight)
+                                          : std::min(maxHeight, titleHeight + graphHeight + legend.height + 4);
 
-    if (isSvgPath(path)) {
+    if (svgOut) {
         QBuffer bytes;
         bytes.open(QIODevice::WriteOnly);
         QSvgGenerator svg;
@@ -132,6 +142,14 @@ model::Status exportFlameGraph(const FlameGraphPainter& source, const QString& p
         // Over the drawing, one invisible rectangle per frame with its description as the
         // <title> a browser shows on hover (as flamegraph.pl's SVGs do).
         QByteArray svgText = bytes.data();
+        // QSvgGenerator gives the size in millimetres at 72 dpi, which browsers (96 dpi) show a
+        // third larger than asked: the size in pixels instead, as the width and height given.
+        static const QRegularExpression kSize(QStringLiteral("<svg width=\"[0-9.]+mm\" height=\"[0-9.]+mm\""));
+        const QString head = QString::fromUtf8(svgText.left(200));
+        const QRegularExpressionMatch size = kSize.match(head);
+        if (size.hasMatch())
+            svgText.replace(size.capturedStart(), size.capturedLength(),
+                QStringLiteral("<svg width=\"%1\" height=\"%2\"").arg(options.width).arg(height).toUtf8());
         const qsizetype end = svgText.lastIndexOf("</svg>");
         if (end < 0)
             return model::makeError(model::ErrorCode::Io, "cannot write the SVG file", file);
@@ -151,7 +169,9 @@ model::Status exportFlameGraph(const FlameGraphPainter& source, const QString& p
         return writeAtomically(path, svgText, "SVG file");
     }
 
-    QImage image(options.width, height, QImage::Format_RGB32);
+    // Drawn in units (the layout above), onto scale pixels per unit.
+    QImage image(int(std::lround(options.width * scale)), int(std::lround(height * scale)), QImage::Format_RGB32);
+    image.setDevicePixelRatio(scale);
     {
         QPainter p(&image);
         paintAll(p, painter, options, options.width, height, titleHeight, legend);
@@ -169,8 +189,16 @@ model::Status exportFlameGraph(const FlameGraphPainter& source, const QString& p
 
 bool exportWidget(const FlameGraphWidget& widget, const QString& title, const QString& path, QString* error)
 {
+    return exportWidgetAt(widget, title, path, std::max(widget.width(), 200), 0, 1.0, error);
+}
+
+bool exportWidgetAt(const FlameGraphWidget& widget, const QString& title, const QString& path, int width, int height,
+    double scale, QString* error)
+{
     ExportOptions options;
-    options.width = std::max(widget.width(), 200);
+    options.width = width;
+    options.height = height;
+    options.scale = scale;
     options.palette = widget.palette();
     options.title = title;
     const model::Status status = exportFlameGraph(widget.painter(), path, options);
@@ -182,12 +210,13 @@ bool exportWidget(const FlameGraphWidget& widget, const QString& title, const QS
 QString exportWidgetWithDialog(
     QWidget* parent, const FlameGraphWidget& widget, const QString& title, const QString& suggestedName)
 {
-    const QString path = QFileDialog::getSaveFileName(parent, QObject::tr("Export Flame Graph"),
-        suggestedName + QStringLiteral(".svg"), QObject::tr("SVG (*.svg);;PNG image (*.png)"));
-    if (path.isEmpty())
+    ExportDialog dialog(parent, suggestedName + QStringLiteral(".svg"), std::max(widget.width(), 200),
+        widget.devicePixelRatioF());
+    if (dialog.exec() != QDialog::Accepted)
         return {};
+    const QString path = dialog.path();
     QString error;
-    if (!exportWidget(widget, title, path, &error)) {
+    if (!exportWidgetAt(widget, title, path, dialog.imageWidth(), dialog.imageHeight(), dialog.scale(), &error)) {
         QMessageBox::warning(parent, QObject::tr("Export Failed"), error);
         return {};
     }

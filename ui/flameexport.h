@@ -17,6 +17,9 @@ class FlameGraphWidget;
 struct ExportOptions {
     int width = 1600;
     int height = 0; ///< 0: as tall as the title and every row
+    /// Raster images only: pixels per unit of width and height (2: a 1600-wide graph drawn
+    /// into 3200 pixels, text and all, for a high-density screen or a slide). SVG scales itself.
+    double scale = 1.0;
     QString title; ///< drawn in a strip above the graph; none when empty
     QPalette palette;
 };
@@ -32,8 +35,14 @@ bool isSvgPath(const QString& path);
 /// above, written to path; false with the reason in *error when it cannot be.
 bool exportWidget(const FlameGraphWidget& widget, const QString& title, const QString& path, QString* error = nullptr);
 
-/// File > Export: asks where (SVG or PNG, suggestedName.svg proposed), writes the widget's graph
-/// there (exportWidget) and says when that failed; the path written, or empty.
+/// As exportWidget, at the size given (width and height in units, height 0 for every row, scale
+/// for raster images).
+bool exportWidgetAt(const FlameGraphWidget& widget, const QString& title, const QString& path, int width, int height,
+    double scale, QString* error = nullptr);
+
+/// File > Export: the ExportDialog asks where (SVG or PNG, suggestedName.svg proposed) and at
+/// which size (the widget's width, every row, the screen's scale proposed), writes the widget's
+/// graph there and says when that failed; the path written, or empty.
 QString exportWidgetWithDialog(
     QWidget* parent, const FlameGraphWidget& widget, const QString& title, const QString& suggestedName);
 

@@ -51,6 +51,7 @@
 #include <QtConcurrentRun>
 #include <QFutureWatcher>
 
+#include <cstring>
 #include <set>
 #include <QScrollBar>
 #include <QSettings>
@@ -64,6 +65,24 @@ namespace symflame::ui {
 using namespace symflame::model;
 
 namespace {
+
+// The name of a profile file without its compression and format suffixes ("cpu.pb.gz" is
+// "cpu", "app.v2.cpuprofile" is "app.v2"), to name what is made of it.
+QString profileBaseName(const QString& path)
+{
+    QString name = QFileInfo(path).fileName();
+    for (const char* suffix : { ".gz", ".zst", ".zstd" })
+        if (name.endsWith(QLatin1String(suffix), Qt::CaseInsensitive)) {
+            name.chop(int(std::strlen(suffix)));
+            break;
+        }
+    for (const char* suffix : { ".pb", ".pprof", ".prof", ".json", ".cpuprofile", ".otlp", ".folded", ".txt" })
+        if (name.endsWith(QLatin1String(suffix), Qt::CaseInsensitive)) {
+            name.chop(int(std::strlen(suffix)));
+            break;
+        }
+    return name.isEmpty() ? QStringLiteral("profile") : name;
+}
 
 const char kLastDirKey[] = "lastDirectory";
 const char kSymbolizeAfterLoadingKey[] = "symbolizeAfterLoading";
@@ -543,7 +562,7 @@ void MainWindow::exportDialog()
     if (!m_session->snapshot())
         return;
     const QString path
-        = exportWidgetWithDialog(this, *m_flame, exportTitle(), QFileInfo(currentFile()).completeBaseName());
+        = exportWidgetWithDialog(this, *m_flame, exportTitle(), profileBaseName(currentFile()));
     if (!path.isEmpty())
         m_hoverLabel->setText(tr("Exported to %1").arg(path));
 }
@@ -559,11 +578,12 @@ void MainWindow::saveSymbolizedDialog()
     if (!snapshot)
         return;
     // OTLP read, OTLP written (as `symflame symbolize` does); pprof for everything else.
-    const Profile& p = *snapshot->sourceProfile();
-    const bool otlp = !p.formatVersion.empty() || !p.profilesInFile.empty();
+    const ProfileFormat read = snapshot->format;
+    const bool otlp = read == ProfileFormat::Otlp || read == ProfileFormat::OtlpJson
+        || read == ProfileFormat::OtlpCollectorJson || read == ProfileFormat::OtlpCollectorProto;
     const QString pprofFilter = tr("pprof (*.pb.gz)"), otlpFilter = tr("OTLP profiles (*.pb)");
     QString filter = otlp ? otlpFilter : pprofFilter;
-    const QString base = QFileInfo(currentFile()).completeBaseName().section(QLatin1Char('.'), 0, 0);
+    const QString base = profileBaseName(currentFile());
     const QString suggested = QFileInfo(currentFile()).absolutePath() + QLatin1Char('/') + base
         + (otlp ? QStringLiteral("-symbolized.pb") : QStringLiteral("-symbolized.pb.gz"));
     const QString path = QFileDialog::getSaveFileName(

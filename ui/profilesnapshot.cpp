@@ -55,11 +55,13 @@ int64_t previewPartsFor(double devicePixels)
 }
 
 Result<std::shared_ptr<const ProfileSnapshot>> makeSnapshot(std::shared_ptr<const Profile> profile, size_t sampleType,
-    std::string path, Progress* progress, const PreviewSink& preview, int64_t previewParts, const LabelView& labels)
+    std::string path, Progress* progress, const PreviewSink& preview, int64_t previewParts, const LabelView& labels,
+    ProfileFormat format)
 {
     previewParts = std::clamp<int64_t>(previewParts, 1, kPreviewParts);
     auto snap = std::make_shared<ProfileSnapshot>();
     snap->path = std::move(path);
+    snap->format = format;
     snap->source = profile;
     snap->view.labels = labels;
     if (!labels.empty()) {
@@ -103,12 +105,13 @@ Result<std::shared_ptr<const ProfileSnapshot>> loadSnapshot(
     const std::string& path, Progress* progress, std::optional<size_t> profileIndex, const PreviewSink& preview, int64_t previewParts)
 {
     std::shared_ptr<const Profile> profile;
+    ProfileFormat format = ProfileFormat::Unknown;
     {
         StageProgress stage(progress, 0, 700);
         stage.setStage("reading");
         LoadOptions options;
         options.profileIndex = profileIndex;
-        auto loaded = loadProfile(path, options, &stage);
+        auto loaded = loadProfile(path, options, &stage, &format);
         if (!loaded) {
             if (stage.isCancelled())
                 return cancelled(path);
@@ -120,7 +123,7 @@ Result<std::shared_ptr<const ProfileSnapshot>> loadSnapshot(
     }
     const size_t type = profile->defaultSampleType;
     const LabelView labels = defaultLabelView(*profile);
-    return makeSnapshot(std::move(profile), type, path, progress, preview, previewParts, labels);
+    return makeSnapshot(std::move(profile), type, path, progress, preview, previewParts, labels, format);
 }
 
 Result<std::shared_ptr<const ProfileSnapshot>> loadMergedSnapshot(

@@ -9,6 +9,7 @@
 #include "model/analysis/stackfilter.h"
 #include "model/core/progress.h"
 #include "model/core/result.h"
+#include "model/io/profileio.h"
 
 #include <functional>
 #include <memory>
@@ -32,6 +33,9 @@ struct ViewOptions {
 
 struct ProfileSnapshot {
     std::string path; ///< file it was read from; empty when built in memory
+    /// The format path was read in (Unknown for files merged or a profile built in memory): a
+    /// save writes OTLP input as OTLP, as `symflame symbolize` does.
+    model::ProfileFormat format = model::ProfileFormat::Unknown;
     /// What is shown: source with view.labels applied (source itself when they are empty).
     std::shared_ptr<const model::Profile> profile;
     /// The profile as loaded (and symbolized): what a change of view.labels starts from.
@@ -75,7 +79,8 @@ inline constexpr size_t kPreviewFromFrames = size_t(2) << 20;
 /// labels (group by, label filters) are applied first, the profile kept as the snapshot's source.
 model::Result<std::shared_ptr<const ProfileSnapshot>> makeSnapshot(std::shared_ptr<const model::Profile> profile,
     size_t sampleType, std::string path = {}, model::Progress* progress = nullptr, const PreviewSink& preview = {},
-    int64_t previewParts = kPreviewParts, const model::LabelView& labels = {});
+    int64_t previewParts = kPreviewParts, const model::LabelView& labels = {},
+    model::ProfileFormat format = model::ProfileFormat::Unknown);
 
 /// Reads the file (its profile profileIndex, for files of several) and builds a snapshot for its
 /// default sample type (with a preview first, as makeSnapshot), grouped as defaultLabelView says

@@ -477,6 +477,20 @@ private slots:
             QStringLiteral("--width=300"), QStringLiteral("--height=120") });
         QCOMPARE(small.exitCode, 0);
         QCOMPARE(QImage(out).size(), QSize(300, 120));
+        // --scale draws the same graph into more pixels: twice each way, and the row that was
+        // at y is at 2y (the root's color where it was, scaled).
+        const Run sharp = runSymflame({ QStringLiteral("render"), m_profile, QStringLiteral("-o"), out,
+            QStringLiteral("--width=300"), QStringLiteral("--height=120"), QStringLiteral("--scale=2") });
+        QVERIFY2(sharp.exitCode == 0, sharp.err.constData());
+        const QImage scaled(out);
+        QCOMPARE(scaled.size(), QSize(600, 240));
+        QCOMPARE(scaled.pixelColor(2 * 150, 2 * (120 - (image.height() - rootY))), root);
+        for (const char* s : { "--scale=0", "--scale=x", "--scale=9" }) {
+            const Run badScale = runSymflame(
+                { QStringLiteral("render"), m_profile, QStringLiteral("-o"), out, QString::fromLatin1(s) });
+            QCOMPARE(badScale.exitCode, 64);
+            QVERIFY2(badScale.err.contains("--scale"), badScale.err.constData());
+        }
         const Run bad = runSymflame({ QStringLiteral("render"), m_profile, QStringLiteral("-o"), out,
             QStringLiteral("--width"), QStringLiteral("0") });
         QCOMPARE(bad.exitCode, 64);

@@ -51,6 +51,9 @@ private slots:
         QVERIFY(!window.flameGraph()->snapshot()->profile->profileIndex);
         QCOMPARE(window.flameGraph()->snapshot()->profile->sampleTypes.size(), size_t(3));
         QCOMPARE(window.flameGraph()->snapshot()->tree->totalValue(), int64_t(112000000));
+        // The snapshot knows what it was read from (File > Save Symbolized Profile As proposes
+        // OTLP for it, as `symflame symbolize` writes it).
+        QCOMPARE(window.flameGraph()->snapshot()->format, model::ProfileFormat::Otlp);
 
         QDir().mkpath(QStringLiteral("/tmp/otlp-shots"));
         window.grab().save(QStringLiteral("/tmp/otlp-shots/window-profile-0.png"));
@@ -67,6 +70,7 @@ private slots:
         QVERIFY(finished.wait(30000));
         const auto snap = window.flameGraph()->snapshot();
         QCOMPARE(snap->profile->profileIndex, std::optional<size_t>(2));
+        QCOMPARE(snap->format, model::ProfileFormat::Otlp);
         QCOMPARE(snap->tree->totalValue(), int64_t(100));
         QCOMPARE(choice->currentIndex(), 3);
         window.grab().save(QStringLiteral("/tmp/otlp-shots/window-profile-2.png"));
@@ -83,6 +87,7 @@ private slots:
         window.openFile(QStringLiteral(SYMFLAME_OTLP_DIR "/scenario-cpu.pprof.pb"));
         QVERIFY(finished.wait(30000));
         QCOMPARE(choice->count(), 0);
+        QCOMPARE(window.flameGraph()->snapshot()->format, model::ProfileFormat::Pprof);
         QTRY_VERIFY(!choice->isVisible()); // the tool bar lays its widgets out in the event loop
     }
 

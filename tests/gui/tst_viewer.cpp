@@ -27,6 +27,9 @@
 #include <QAction>
 #include <QImage>
 #include <QSettings>
+#include <QDialog>
+#include <QSpinBox>
+#include <QDoubleSpinBox>
 #include <QFileInfo>
 #include <QPushButton>
 #include <QElapsedTimer>
@@ -571,8 +574,8 @@ private slots:
         QCOMPARE(window.flameGraph()->selected(), visited.front());
     }
 
-    // File > Export through the real file dialog: an SVG that Qt's SVG renderer accepts and a
-    // PNG of the window's flame graph width.
+    // File > Export through its dialog: the file, the width, the height (all rows or fixed) and
+    // the scale the user sets are the SVG's and the PNG's size; the scale applies to images only.
     void exportDialogWritesSvgAndPng()
     {
         ui::MainWindow window;
@@ -584,18 +587,52 @@ private slots:
         QVERIFY(action);
         QCOMPARE(action->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_E));
         QTemporaryDir dir;
-        for (const QString& name : { QStringLiteral("graph.svg"), QStringLiteral("graph.png") }) {
-            const QString path = dir.filePath(name);
+        struct Case {
+            QString name;
+            int width, height;
+            double scale;
+        };
+        // The proposed width is the graph's; a file name ending in .svg turns the scale off.
+        bool proposed = false;
+        QTimer::singleShot(0, [&] {
+            auto* dialog = qobject_cast<QDialog*>(QApplication::activeModalWidget());
+            QVERIFY(dialog && dialog->objectName() == QStringLiteral("exportDialog"));
+            QCOMPARE(dialog->findChild<QSpinBox*>(QStringLiteral("exportWidth"))->value(),
+                std::max(window.flameGraph()->width(), 200));
+            QCOMPARE(dialog->findChild<QSpinBox*>(QStringLiteral("exportHeight"))->value(), 0);
+            QVERIFY(dialog->findChild<QLineEdit*>(QStringLiteral("exportPath"))->text().endsWith(QStringLiteral(".svg")));
+            QVERIFY(!dialog->findChild<QDoubleSpinBox*>(QStringLiteral("exportScale"))->isEnabled());
+            dialog->findChild<QLineEdit*>(QStringLiteral("exportPath"))->setText(QStringLiteral("x.png"));
+            QVERIFY(dialog->findChild<QDoubleSpinBox*>(QStringLiteral("exportScale"))->isEnabled());
+            proposed = true;
+            dialog->reject();
+        });
+        action->trigger();
+        QVERIFY(proposed);
+        int allRowsHeight = 0;
+        for (const Case& c : { Case { QStringLiteral("graph.svg"), 640, 0, 2.0 }, Case { QStringLiteral("graph.png"), 700, 0, 2.0 },
+                 Case { QStringLiteral("short.png"), 500, 120, 1.5 } }) {
+            const QString path = dir.filePath(c.name);
             bool answered = false;
             // The dialog is modal: answer it from the event loop it runs.
-            answerFileDialog(path, &answered);
+            QTimer::singleShot(0, [&] {
+                auto* dialog = qobject_cast<QDialog*>(QApplication::activeModalWidget());
+                QVERIFY(dialog);
+                dialog->findChild<QLineEdit*>(QStringLiteral("exportPath"))->setText(path);
+                dialog->findChild<QSpinBox*>(QStringLiteral("exportWidth"))->setValue(c.width);
+                dialog->findChild<QSpinBox*>(QStringLiteral("exportHeight"))->setValue(c.height);
+                dialog->findChild<QDoubleSpinBox*>(QStringLiteral("exportScale"))->setValue(c.scale);
+                answered = true;
+                dialog->accept();
+            });
             action->trigger();
             QVERIFY(answered);
             QVERIFY2(QFile::exists(path), qPrintable(path));
-            if (name.endsWith(QStringLiteral(".svg"))) {
+            if (c.name.endsWith(QStringLiteral(".svg"))) {
                 QSvgRenderer svg(path);
                 QVERIFY(svg.isValid());
-                QVERIFY(svg.defaultSize().width() >= 200);
+                QCOMPARE(svg.defaultSize().width(), c.width); // vector: no scale
+                allRowsHeight = svg.defaultSize().height();
                 QFile f(path);
                 QVERIFY(f.open(QIODevice::ReadOnly));
                 const QByteArray text = f.readAll();
@@ -603,7 +640,10 @@ private slots:
             } else {
                 const QImage png(path);
                 QVERIFY(!png.isNull());
-                QCOMPARE(png.width(), std::max(window.flameGraph()->width(), 200));
+                QCOMPARE(png.width(), int(std::lround(c.width * c.scale)));
+                // All rows: the same height in units as the SVG's (the layout does not depend on
+                // the width for this small tree), drawn at the scale.
+                QCOMPARE(png.height(), int(std::lround((c.height > 0 ? c.height : allRowsHeight) * c.scale)));
             }
         }
     }
