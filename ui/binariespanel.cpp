@@ -6,6 +6,7 @@
 #include <QCheckBox>
 #include <QClipboard>
 #include <QFileDialog>
+#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QItemSelectionModel>
@@ -83,18 +84,10 @@ BinariesPanel::BinariesPanel(QWidget* parent)
     m_details->setLineWrapMode(QPlainTextEdit::NoWrap);
     m_details->setPlaceholderText(tr("Select a binary to see why it is (not) symbolized."));
 
-    m_details->setMinimumHeight(m_details->fontMetrics().height() * 4);
+    m_details->setMinimumHeight(m_details->fontMetrics().height() * 2 + 8); // the buttons below it
 
-    // Table and details side by side: the dock sits below the flame graph, where height is
-    // scarce on a laptop screen and width is not.
-    auto* split = new QSplitter(Qt::Horizontal, this);
-    split->addWidget(m_view);
-    split->addWidget(m_details);
-    split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 2);
-    layout->addWidget(split, 1);
 
-    auto* buttons = new QHBoxLayout();
+    auto* buttons = new QGridLayout();
     m_locate = new QPushButton(tr("Locate file…"), this);
     m_locate->setToolTip(tr("Pick the binary or its debug file; its build ID is checked"));
     m_addDir = new QPushButton(tr("Add search directory…"), this);
@@ -103,10 +96,28 @@ BinariesPanel::BinariesPanel(QWidget* parent)
     m_copyUpload = new QPushButton(tr("Copy upload command"), this);
     m_copyUpload->setToolTip(tr("The parca-debuginfo upload line for this binary's debug info"));
     m_show = new QPushButton(tr("Show in flame graph"), this);
-    for (QPushButton* b : { m_locate, m_addDir, m_fetch, m_copyId, m_copyUpload, m_show })
-        buttons->addWidget(b);
-    buttons->addStretch(1);
-    layout->addLayout(buttons);
+    // The actions on the selected binary under its details, in two rows, so that the panel
+    // fits under the flame graph beside the right column of a 1024-pixel-wide window.
+    int i = 0;
+    for (QPushButton* b : { m_locate, m_addDir, m_fetch, m_copyId, m_copyUpload, m_show }) {
+        buttons->addWidget(b, i / 3, i % 3);
+        ++i;
+    }
+    auto* side = new QWidget(this);
+    auto* sideLayout = new QVBoxLayout(side);
+    sideLayout->setContentsMargins(0, 0, 0, 0);
+    sideLayout->addWidget(m_details, 1);
+    sideLayout->addLayout(buttons);
+
+    // Table and details side by side: the dock sits below the flame graph, where height is
+    // scarce on a laptop screen and width is not.
+    auto* split = new QSplitter(Qt::Horizontal, this);
+    split->addWidget(m_view);
+    split->addWidget(side);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    split->setChildrenCollapsible(false);
+    layout->addWidget(split, 1);
 
     connect(m_onlyProblems, &QCheckBox::toggled, this, [this](bool on) { setOnlyProblems(on); });
     connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this] { updateDetails(); });

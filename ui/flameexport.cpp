@@ -150,6 +150,10 @@ model::Status exportFlameGraph(const FlameGraphPainter& source, const QString& p
         if (size.hasMatch())
             svgText.replace(size.capturedStart(), size.capturedLength(),
                 QStringLiteral("<svg width=\"%1\" height=\"%2\"").arg(options.width).arg(height).toUtf8());
+        // Qt names the font's family alone ("Sans Serif", "DejaVu Sans"), which a browser that
+        // lacks it draws in its default serif: a generic family after it.
+        static const QRegularExpression kFamily(QStringLiteral("font-family=\"([^\"',]+)\""));
+        svgText = QString::fromUtf8(svgText).replace(kFamily, QStringLiteral("font-family=\"'\\1', sans-serif\"")).toUtf8();
         const qsizetype end = svgText.lastIndexOf("</svg>");
         if (end < 0)
             return model::makeError(model::ErrorCode::Io, "cannot write the SVG file", file);

@@ -63,6 +63,18 @@ void FlameGraphPainter::setSnapshot(std::shared_ptr<const ProfileSnapshot> snaps
 {
     m_snapshot = std::move(snapshot);
     m_labelNames.clear();
+    m_binaryPalette.clear();
+    if (m_snapshot && m_snapshot->profile) {
+        const Profile& p = *m_snapshot->profile;
+        std::vector<std::string> names;
+        for (const Mapping& m : p.mappings)
+            if (const std::string_view file = p.str(m.file); !file.empty())
+                names.emplace_back(baseName(file));
+        std::sort(names.begin(), names.end());
+        names.erase(std::unique(names.begin(), names.end()), names.end());
+        for (size_t i = 0; i < names.size(); ++i)
+            m_binaryPalette.emplace(std::move(names[i]), int(i));
+    }
     if (m_snapshot && m_snapshot->symbols && m_snapshot->profile) {
         // Group frames (FrameKind::Label) read as what they group: "pid 833", "tid 8330",
         // the value of a name, else "key: value".
@@ -252,6 +264,17 @@ QColor FlameGraphPainter::binaryColor(std::string_view binaryName, bool dark)
     return QColor(QColor::fromHsv(hue, sat, val).rgb());
 }
 
+QColor FlameGraphPainter::colorOfBinary(std::string_view binaryName, bool dark) const
+{
+    static constexpr QRgb kSet3[] = { 0x8dd3c7, 0xfdb462, 0xbebada, 0xfb8072, 0x80b1d3, 0xb3de69, 0xfccde5, 0xffed6f,
+        0xbc80bd, 0xccebc5, 0xffffb3 };
+    const auto it = m_binaryPalette.find(std::string(binaryName));
+    if (it == m_binaryPalette.end() || size_t(it->second) >= std::size(kSet3))
+        return binaryColor(binaryName, dark);
+    const QColor c = QColor::fromRgb(kSet3[it->second]);
+    return dark ? QColor(QColor::fromHsv(c.hsvHue(), std::min(255, c.hsvSaturation() + 40), 150).rgb()) : c;
+}
+
 QColor FlameGraphPainter::statusColor(FrameStatus status, bool dark)
 {
     switch (status) {
@@ -378,7 +401,7 @@ QColor FlameGraphPainter::nodeColor(NodeId node, bool dark) const
         const std::string_view binary = binaryOf(symbol);
         if (binary.empty())
             return dark ? QColor(90, 90, 98) : QColor(196, 196, 204);
-        return binaryColor(baseName(binary), dark);
+        return colorOfBinary(baseName(binary), dark);
     }
     case ColorScheme::Status:
         return statusColor(statusOf(symbol), dark);
@@ -427,7 +450,7 @@ std::vector<FlameGraphPainter::LegendEntry> FlameGraphPainter::legend(bool dark)
             case ColorScheme::Binary: {
                 const std::string_view binary = binaryOf(id);
                 e.color = binary.empty() ? (dark ? QColor(90, 90, 98) : QColor(196, 196, 204))
-                                         : binaryColor(baseName(binary), dark);
+                                         : colorOfBinary(baseName(binary), dark);
                 break;
             }
             case ColorScheme::Status:

@@ -127,8 +127,14 @@ public:
     /// The color of a frame by name: warm hues hashed from the name (stable across runs), greys
     /// for frames without a symbol; darker variants for dark palettes. Always an RGB QColor.
     static QColor frameColor(std::string_view name, bool symbolized, bool dark);
-    /// A stable color per binary, hashed from its file name (last path component).
+    /// A stable color per binary, hashed from its file name (last path component): for binaries
+    /// beyond the palette's.
     static QColor binaryColor(std::string_view binaryName, bool dark);
+    /// The color of a binary of this snapshot (by its file name): the profile's binaries in name
+    /// order take the colors of a qualitative palette made to tell its colors apart, with black
+    /// text readable on each (ColorBrewer's Set3, without its grey); binaries beyond it hashed
+    /// (binaryColor). The same binaries get the same colors in every profile of them.
+    QColor colorOfBinary(std::string_view binaryName, bool dark) const;
     static QColor statusColor(model::FrameStatus status, bool dark);
     static QColor kindColor(model::FrameKind kind, bool dark);
 
@@ -155,6 +161,7 @@ private:
 
     std::shared_ptr<const ProfileSnapshot> m_snapshot;
     std::unordered_map<uint32_t, std::string> m_labelNames; ///< group frames' symbols: their text
+    std::unordered_map<std::string, int> m_binaryPalette; ///< binary file name: its palette entry
     model::NodeId m_root;
     std::vector<model::NodeId> m_ancestors;
     model::FlameLayout m_layout;

@@ -177,7 +177,8 @@ QSize defaultWindowSize(const QWidget* w)
     return s ? (s->availableGeometry().size() * 85 / 100).boundedTo(QSize(1600, 1000)) : QSize(1280, 800);
 }
 constexpr const char* kLayoutKey = "window/layout";
-constexpr int kLayoutVersion = 1; ///< raise when the docks change, so old layouts are not restored
+constexpr int kLayoutVersion = 2; ///< raise when the docks change, so old layouts are not restored
+constexpr int kRightColumnToBottomWidth = 1100; ///< window width from which the right column reaches the bottom
 } // namespace
 
 void MainWindow::restoreLayout()
@@ -195,7 +196,7 @@ void MainWindow::resetLayout()
     m_legendDock->setVisible(m_flame->painter().colorScheme() != FlameGraphPainter::ColorScheme::Name);
     if (!isMaximized() && !isFullScreen())
         resize(defaultWindowSize(this));
-    sizeBinariesDock();
+    sizeDocks();
     QSettings settings;
     settings.remove(QLatin1String(kGeometryKey));
     settings.remove(QLatin1String(kLayoutKey));
@@ -236,21 +237,57 @@ FlameGraphPainter::ColorScheme MainWindow::defaultColorScheme() const
     return files.size() >= 2 ? FlameGraphPainter::ColorScheme::Binary : FlameGraphPainter::ColorScheme::Name;
 }
 
-void MainWindow::sizeBinariesDock()
+void MainWindow::sizeDocks()
 {
-    // A strip below the flame graph (the summary and three rows) while every binary is fine;
-    // room for the table and the reasons when one has a problem.
+    // Binaries: a strip below the flame graph (the summary and three rows) while every binary
+    // is fine; room for the table and the reasons when one has a problem.
     const auto& rows = m_binaries->model()->rows();
     const bool problem = std::any_of(rows.begin(), rows.end(), [](const symbolize::BinaryRow& r) { return symbolize::isProblem(r.state); });
     const int line = fontMetrics().height();
-    resizeDocks({ m_binariesDock }, { std::min(problem ? 12 * line + 80 : 6 * line + 40, height() * 2 / 5) }, Qt::Vertical);
+    resizeDocks({ m_binariesDock }, { std::min(problem ? 12 * line + 80 : 6 * line + 40, height() / 3) }, Qt::Vertical);
     if (problem)
         m_binariesDock->raise();
+    // The right column: Frame Details for a frame's few lines, the legend for a few binaries,
+    // Top Functions the rest.
+    auto* details = findChild<QDockWidget*>(QStringLiteral("frameDetailsDock"));
+    auto* top = findChild<QDockWidget*>(QStringLiteral("topFunctionsDock"));
+    if (!details || !top)
+        return;
+    resizeDocks({ top }, { rightColumnWidth() }, Qt::Horizontal);
+    QList<QDockWidget*> column { details, top };
+    QList<int> heights { 8 * line + 30, height() };
+    if (m_legendDock->isVisible() && !m_legendDock->isFloating()) {
+        column << m_legendDock;
+        heights << std::min(int(m_legend->count()), 6) * (line + 4) + 36;
+    }
+    resizeDocks(column, heights, Qt::Vertical);
+}
+
+void MainWindow::placeBottomRightCorner()
+{
+    // In a window wide enough, the right column reaches the bottom: the bottom docks (Binaries,
+    // Callers and Callees) lie under the flame graph only, and Top Functions keeps its rows on
+    // a 768-pixel-high screen. In a narrower one the bottom docks span the width, so that they
+    // don't squeeze the right column.
+    const Qt::DockWidgetArea area = width() >= kRightColumnToBottomWidth ? Qt::RightDockWidgetArea : Qt::BottomDockWidgetArea;
+    if (corner(Qt::BottomRightCorner) == area)
+        return;
+    setCorner(Qt::BottomRightCorner, area);
+    // The layout shares the width again: the right column at its width for this window.
+    if (auto* top = findChild<QDockWidget*>(QStringLiteral("topFunctionsDock")))
+        resizeDocks({ top }, { rightColumnWidth() }, Qt::Horizontal);
+}
+
+int MainWindow::rightColumnWidth() const
+{
+    // Wide enough for Top Functions' columns, never more than a third of the window.
+    return std::clamp(width() * 3 / 10, std::min(360, width() / 3), 560);
 }
 
 void MainWindow::resizeEvent(QResizeEvent* event)
 {
     QMainWindow::resizeEvent(event);
+    placeBottomRightCorner();
     // The flame graph keeps at least half the height: a bottom panel sized in a taller window
     // gives way when the window shrinks.
     const int limit = height() * 2 / 5;
@@ -386,6 +423,7 @@ void MainWindow::createMenus()
 
 void MainWindow::createDocks()
 {
+    placeBottomRightCorner();
     m_details = new FrameDetailsWidget;
     auto* detailsDock = new QDockWidget(tr("Frame Details"), this);
     detailsDock->setObjectName(QStringLiteral("frameDetailsDock"));
@@ -426,14 +464,13 @@ void MainWindow::createDocks()
     sandwichDock->setObjectName(QStringLiteral("sandwichDock"));
     sandwichDock->setWidget(m_sandwich);
     addDockWidget(Qt::BottomDockWidgetArea, sandwichDock);
-    // A tab beside Binaries (View menu, hidden at first); shown, it takes two fifths of the
-    // window's height, so that both halves have room.
+    // A tab beside Binaries; in front, it takes two fifths of the window's height, so that both
+    // halves have room.
     m_sandwichDock = sandwichDock;
     connect(sandwichDock, &QDockWidget::visibilityChanged, this, [this, sandwichDock](bool visible) {
         if (visible && sandwichDock->height() < height() * 2 / 5)
             resizeDocks({ sandwichDock }, { height() * 2 / 5 }, Qt::Vertical);
     });
-    sandwichDock->hide();
 
     m_legend = new LegendWidget;
     m_legendDock = new QDockWidget(tr("Legend"), this);
@@ -450,7 +487,7 @@ void MainWindow::createDocks()
     tabifyDockWidget(sandwichDock, binariesDock);
     m_binariesDock = binariesDock;
     binariesDock->raise();
-    sizeBinariesDock();
+    sizeDocks();
     const auto resymbolizeWith = [this](const QString& dir) {
         SymbolizeSettings st = SymbolizeSettings::load();
         if (!st.local.searchDirs.contains(dir))
@@ -681,7 +718,7 @@ void MainWindow::showFinished(
         m_hoverLabel->setText(tr("Symbolized %1 of %2 locations").arg(resolved).arg(locations));
         if (!m_binariesSized) { // once per file: later passes keep the size the user left
             m_binariesSized = true;
-            sizeBinariesDock();
+            sizeDocks();
         }
         emit symbolizationFinished(resolved, locations);
         return;

@@ -147,8 +147,11 @@ private:
     /// The start page while no profile is open (and none loading); actions that need a
     /// profile enabled only with one.
     void updateStartPage();
-    /// The binaries panel small while every binary is fine, large and in front when one isn't.
-    void sizeBinariesDock();
+    /// The binaries panel small while every binary is fine, large and in front when one isn't;
+    /// the right column's width and its docks' heights (Top Functions the most).
+    void sizeDocks();
+    void placeBottomRightCorner();
+    int rightColumnWidth() const;
     void openDialog();
     void exportDialog();
     void saveSymbolizedDialog();
@@ -164,7 +167,7 @@ private:
     QStackedWidget* m_pages = nullptr; ///< the start page or the flame graph
     QList<QAction*> m_colorActions; ///< Color By, data() = the scheme
     QList<QAction*> m_profileActions; ///< enabled only while a profile is shown
-    bool m_binariesSized = false; ///< sizeBinariesDock ran after this file's first pass
+    bool m_binariesSized = false; ///< sizeDocks ran after this file's first pass
     QByteArray m_defaultLayout; ///< saveState() right after the docks were made
     ProfileSession* m_session = nullptr;
     ViewState* m_viewState = nullptr;

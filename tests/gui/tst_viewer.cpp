@@ -369,9 +369,13 @@ private slots:
         }
         QCOMPARE(fills.size(), 3);
         QCOMPARE(painter.legend(false).size(), size_t(3));
-        QVERIFY(fills.contains(ui::FlameGraphPainter::binaryColor("libA.so", false).rgb()));
-        QVERIFY(fills.contains(ui::FlameGraphPainter::binaryColor("libB.so", false).rgb()));
-        QVERIFY(fills.contains(ui::FlameGraphPainter::binaryColor("prog", false).rgb()));
+        QVERIFY(fills.contains(painter.colorOfBinary("libA.so", false).rgb()));
+        QVERIFY(fills.contains(painter.colorOfBinary("libB.so", false).rgb()));
+        QVERIFY(fills.contains(painter.colorOfBinary("prog", false).rgb()));
+        // A few binaries: the first colors of the palette, each its own (set in name order).
+        QCOMPARE(painter.colorOfBinary("libA.so", false).rgb(), QColor(0x8d, 0xd3, 0xc7).rgb());
+        QCOMPARE(painter.colorOfBinary("libB.so", false).rgb(), QColor(0xfd, 0xb4, 0x62).rgb());
+        QCOMPARE(painter.colorOfBinary("prog", false).rgb(), QColor(0xbe, 0xba, 0xda).rgb());
     }
 
     void icicleHitTestingAndViewZoom()
@@ -637,6 +641,11 @@ private slots:
                 QVERIFY(f.open(QIODevice::ReadOnly));
                 const QByteArray text = f.readAll();
                 QVERIFY(text.contains(">hot<") || text.contains(">hot</"));
+                // Sizes in pixels (browsers showed Qt's millimetres a third larger), fonts
+                // with a generic family after Qt's (browsers drew "Sans Serif" in a serif).
+                QVERIFY(text.contains(QStringLiteral("<svg width=\"%1\" height=\"%2\"").arg(c.width).arg(allRowsHeight).toUtf8()));
+                QVERIFY(text.contains(", sans-serif\""));
+                QVERIFY(!text.contains("mm\""));
             } else {
                 const QImage png(path);
                 QVERIFY(!png.isNull());
@@ -816,12 +825,16 @@ private slots:
         const QSize least = window.minimumSizeHint();
         QVERIFY2(least.width() <= 1024 && least.height() <= 640,
             qPrintable(QStringLiteral("minimum %1x%2").arg(least.width()).arg(least.height())));
-        auto* scroll = window.flameGraph()->parentWidget() ? window.findChild<QScrollArea*>() : nullptr;
+        // The flame graph's own scroll area (its viewport's parent), not the first one found.
+        auto* scroll = window.flameGraph()->parentWidget()
+            ? qobject_cast<QScrollArea*>(window.flameGraph()->parentWidget()->parentWidget())
+            : nullptr;
         QVERIFY(scroll);
         for (const QSize size : { QSize(1024, 640), QSize(1366, 740), QSize(1920, 1050) }) {
             window.resize(size);
             QTest::qWait(50);
             QCOMPARE(window.size(), size);
+            saveShot(window.grab().toImage(), QStringLiteral("layout-%1x%2.png").arg(size.width()).arg(size.height()));
             QVERIFY2(scroll->height() * 2 >= size.height(),
                 qPrintable(QStringLiteral("at %1x%2 the flame graph has %3 px of height; panels: %4")
                                .arg(size.width()).arg(size.height()).arg(scroll->height())
@@ -829,10 +842,9 @@ private slots:
                                    QStringList docks;
                                    for (QDockWidget* d : window.findChildren<QDockWidget*>())
                                        if (d->isVisible())
-                                           docks << QStringLiteral("%1 %2x%3").arg(d->objectName()).arg(d->width()).arg(d->height());
+                                           docks << QStringLiteral("%1 %2x%3 at %4,%5 tabs %6").arg(d->objectName()).arg(d->width()).arg(d->height()).arg(d->x()).arg(d->y()).arg(window.tabifiedDockWidgets(d).size());
                                    return docks.join(QStringLiteral(", "));
                                }())));
-            saveShot(window.grab().toImage(), QStringLiteral("layout-%1x%2.png").arg(size.width()).arg(size.height()));
             if (size.width() >= 1366) {
                 auto* top = window.findChild<QTableView*>(QStringLiteral("topFunctionsTable"));
                 QVERIFY(top);
@@ -840,6 +852,28 @@ private slots:
                     qPrintable(QStringLiteral("Top Functions is %1 px wide").arg(top->width())));
             }
         }
+
+        // The window as it opens on a 1366x768 screen (85% of it), a file then opened: the
+        // right column reaches the bottom, so that Top Functions shows a screenful of rows
+        // (it showed three under Frame Details and the legend), and its columns still fit.
+        ui::MainWindow laptop;
+        laptop.setErrorDialogsEnabled(false);
+        laptop.resize(1161, 653);
+        laptop.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&laptop));
+        QSignalSpy laptopFinished(&laptop, &ui::MainWindow::loadFinished);
+        laptop.openFile(QString::fromUtf8(fixtures::cxxUnsymbolizedProfile));
+        QVERIFY(laptopFinished.wait(30000));
+        QTRY_VERIFY(!laptop.isLoading());
+        QTest::qWait(100);
+        saveShot(laptop.grab().toImage(), QStringLiteral("layout-laptop.png"));
+        auto* top = laptop.findChild<QTableView*>(QStringLiteral("topFunctionsTable"));
+        QVERIFY(top);
+        const int rows = top->viewport()->height() / top->verticalHeader()->defaultSectionSize();
+        QVERIFY2(rows >= 10, qPrintable(QStringLiteral("Top Functions shows %1 rows").arg(rows)));
+        QVERIFY2(!top->horizontalScrollBar()->isVisible(), qPrintable(QStringLiteral("Top Functions is %1 px wide").arg(top->width())));
+        auto* laptopScroll = qobject_cast<QScrollArea*>(laptop.flameGraph()->parentWidget()->parentWidget());
+        QVERIFY(laptopScroll && laptopScroll->height() * 2 >= laptop.height());
     }
 
     // Top Functions: a click on a row selects its function everywhere, a double-click zooms to
