@@ -215,7 +215,8 @@ void BinariesPanel::updateSummary()
         text = n == 1 ? tr("The binary is symbolized") : tr("All %1 binaries are symbolized").arg(n);
     else
         text = n == 1 ? tr("The binary is not fully symbolized")
-                      : tr("%1 of %2 binaries are not fully symbolized").arg(problems).arg(n);
+                      : problems == 1 ? tr("1 of %1 binaries is not fully symbolized").arg(n)
+                                      : tr("%1 of %2 binaries are not fully symbolized").arg(problems).arg(n);
     if (without > 0)
         text += without == 1 ? tr(" \u00b7 1 mapping without a file (kernel, vdso)")
                              : tr(" \u00b7 %1 mappings without a file (kernel, vdso)").arg(without);

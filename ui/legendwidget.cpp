@@ -35,7 +35,7 @@ void LegendWidget::setLegend(const FlameGraphPainter& painter, bool dark)
     for (const FlameGraphPainter::LegendEntry& e : painter.legend(dark)) {
         QPixmap swatch(14, 14);
         swatch.fill(e.color);
-        auto* item = new QListWidgetItem(QIcon(swatch), tr("%1 (%2 functions)").arg(e.label).arg(e.symbols.size()));
+        auto* item = new QListWidgetItem(QIcon(swatch), (e.symbols.size() == 1 ? tr("%1 (1 function)").arg(e.label) : tr("%1 (%2 functions)").arg(e.label).arg(e.symbols.size())));
         QVariantList ids;
         ids.reserve(qsizetype(e.symbols.size()));
         for (SymbolId id : e.symbols)

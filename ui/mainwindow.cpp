@@ -715,7 +715,9 @@ void MainWindow::showFinished(
         const auto& report = m_session->report();
         const qulonglong resolved = report ? report->resolved + report->sourceMaps.resolved : 0;
         const qulonglong locations = report ? report->locations + report->sourceMaps.locations : 0;
-        m_hoverLabel->setText(tr("Symbolized %1 of %2 locations").arg(resolved).arg(locations));
+        m_hoverLabel->setText((locations == 1 ? tr("Symbolized %1 of 1 location") : tr("Symbolized %1 of %2 locations"))
+                                  .arg(resolved)
+                                  .arg(locations));
         if (!m_binariesSized) { // once per file: later passes keep the size the user left
             m_binariesSized = true;
             sizeDocks();

@@ -124,9 +124,10 @@ void SearchBar::apply()
             return;
         }
         const int64_t all = m_snapshot->tree->totalValue();
-        m_result->setText(tr("%1 frames, %2% of samples")
-                              .arg(outcome.stats.frames)
-                              .arg(all == 0 ? 0.0 : 100.0 * double(outcome.stats.value) / double(all), 0, 'f', 2));
+        const double share = all == 0 ? 0.0 : 100.0 * double(outcome.stats.value) / double(all);
+        m_result->setText(outcome.stats.frames == 1
+                ? tr("1 frame, %1% of the total").arg(share, 0, 'f', 2)
+                : tr("%1 frames, %2% of the total").arg(outcome.stats.frames).arg(share, 0, 'f', 2));
         m_matches = std::move(outcome.stats.nodes);
         emit highlightChanged(std::move(outcome.symbols));
         if (std::exchange(m_stepWhenReady, false))

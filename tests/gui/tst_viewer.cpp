@@ -1232,6 +1232,14 @@ private slots:
         QVERIFY2(window.searchResultText().startsWith(QStringLiteral("%1 frames, ").arg(st.frames)),
             qPrintable(window.searchResultText()));
         QCOMPARE(window.flameGraph()->painter().highlight(), *m);
+        // One frame is "1 frame", not "1 frames".
+        {
+            window.search(QStringLiteral("^main\\.main$"), true);
+            auto one = matchSymbols(*snap->profile, *snap->symbols, SearchQuery { "^main\\.main$", true, false });
+            QCOMPARE(searchStats(*snap->tree, *one).frames, size_t(1));
+            QVERIFY2(window.searchResultText().startsWith(QStringLiteral("1 frame, ")), qPrintable(window.searchResultText()));
+            window.search(QStringLiteral("main\\."), true);
+        }
         saveShot(window.grab().toImage(), QStringLiteral("window-search.png"));
 
         // A click selects and shows the details of the frame.
