@@ -1,6 +1,7 @@
 #include "ui/exportdialog.h"
 
 #include "ui/flameexport.h"
+#include "ui/flamegraphwidget.h"
 
 #include <QDialogButtonBox>
 #include <QDir>
@@ -11,6 +12,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMessageBox>
 #include <QPushButton>
 #include <QSettings>
 #include <QSpinBox>
@@ -159,6 +161,22 @@ void ExportDialog::accept()
         settings.setValue(QLatin1String(kScaleKey), m_scale->value());
     settings.setValue(QLatin1String(kFolderKey), QFileInfo(path()).absolutePath());
     QDialog::accept();
+}
+
+QString exportWidgetWithDialog(
+    QWidget* parent, const FlameGraphWidget& widget, const QString& title, const QString& suggestedName)
+{
+    ExportDialog dialog(parent, suggestedName + QStringLiteral(".svg"), std::max(widget.width(), 200),
+        widget.devicePixelRatioF());
+    if (dialog.exec() != QDialog::Accepted)
+        return {};
+    const QString path = dialog.path();
+    QString error;
+    if (!exportWidgetAt(widget, title, path, dialog.imageWidth(), dialog.imageHeight(), dialog.scale(), &error)) {
+        QMessageBox::warning(parent, QObject::tr("Export Failed"), error);
+        return {};
+    }
+    return path;
 }
 
 } // namespace symflame::ui

@@ -14,6 +14,10 @@ class QLineEdit;
 class QSpinBox;
 
 namespace symflame::ui {
+class FlameGraphWidget;
+}
+
+namespace symflame::ui {
 
 class ExportDialog : public QDialog {
     Q_OBJECT
@@ -41,5 +45,11 @@ private:
     QLabel* m_size = nullptr;
     QDialogButtonBox* m_buttons = nullptr;
 };
+
+/// File > Export: the ExportDialog asks where (SVG or PNG, suggestedName.svg proposed) and at
+/// which size (the widget's width, every row, the screen's scale proposed), writes the widget's
+/// graph there and says when that failed; the path written, or empty.
+QString exportWidgetWithDialog(
+    QWidget* parent, const FlameGraphWidget& widget, const QString& title, const QString& suggestedName);
 
 } // namespace symflame::ui

@@ -3,10 +3,8 @@
 
 #include "model/io/fileio.h"
 
-#include "ui/exportdialog.h"
 #include "ui/flamegraphwidget.h"
 
-#include <QMessageBox>
 
 #include <QBuffer>
 #include <QFile>
@@ -209,22 +207,6 @@ bool exportWidgetAt(const FlameGraphWidget& widget, const QString& title, const 
     if (!status && error)
         *error = QString::fromStdString(status.error().toString());
     return status.ok();
-}
-
-QString exportWidgetWithDialog(
-    QWidget* parent, const FlameGraphWidget& widget, const QString& title, const QString& suggestedName)
-{
-    ExportDialog dialog(parent, suggestedName + QStringLiteral(".svg"), std::max(widget.width(), 200),
-        widget.devicePixelRatioF());
-    if (dialog.exec() != QDialog::Accepted)
-        return {};
-    const QString path = dialog.path();
-    QString error;
-    if (!exportWidgetAt(widget, title, path, dialog.imageWidth(), dialog.imageHeight(), dialog.scale(), &error)) {
-        QMessageBox::warning(parent, QObject::tr("Export Failed"), error);
-        return {};
-    }
-    return path;
 }
 
 } // namespace symflame::ui

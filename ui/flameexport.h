@@ -40,10 +40,4 @@ bool exportWidget(const FlameGraphWidget& widget, const QString& title, const QS
 bool exportWidgetAt(const FlameGraphWidget& widget, const QString& title, const QString& path, int width, int height,
     double scale, QString* error = nullptr);
 
-/// File > Export: the ExportDialog asks where (SVG or PNG, suggestedName.svg proposed) and at
-/// which size (the widget's width, every row, the screen's scale proposed), writes the widget's
-/// graph there and says when that failed; the path written, or empty.
-QString exportWidgetWithDialog(
-    QWidget* parent, const FlameGraphWidget& widget, const QString& title, const QString& suggestedName);
-
 } // namespace symflame::ui

@@ -9,6 +9,7 @@
 #include "ui/binariespanel.h"
 #include "ui/breadcrumb.h"
 #include "ui/callerscalleespanel.h"
+#include "ui/exportdialog.h"
 #include "ui/flameexport.h"
 #include "ui/flamegraphwidget.h"
 #include "ui/flametoolbar.h"

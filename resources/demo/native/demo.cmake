@@ -20,39 +20,23 @@ set(DEMO_PROFILE "${DEMO_DIR}/demo-native.pb.gz")
 file(MAKE_DIRECTORY "${DEMO_BIN}" "${DEMO_DIR}/debug")
 set(DEMO_CXXFLAGS -std=c++17 -O2 -g -fno-omit-frame-pointer)
 
-add_custom_command(
-  OUTPUT "${DEMO_BIN}/libdemofilters.so"
-  COMMAND ${CMAKE_CXX_COMPILER} ${DEMO_CXXFLAGS} -fPIC -shared -Wl,--build-id=sha1
-          -Wl,-soname,libdemofilters.so -o "${DEMO_BIN}/libdemofilters.so" "${DEMO_SRC}/filters.cpp"
-  DEPENDS "${DEMO_SRC}/filters.cpp" "${DEMO_SRC}/filters.h"
-  COMMENT "Building the demo's libdemofilters.so"
-  VERBATIM)
-add_custom_command(
-  OUTPUT "${DEMO_BIN}/libdemocodec.so"
-  COMMAND ${CMAKE_CXX_COMPILER} ${DEMO_CXXFLAGS} -fPIC -shared -Wl,--build-id=sha1
-          -Wl,-soname,libdemocodec.so -o "${DEMO_BIN}/libdemocodec.so" "${DEMO_SRC}/codec.cpp"
-  COMMAND sh "${DEMO_SRC}/split-debug.sh" "${DEMO_BIN}/libdemocodec.so" "${DEMO_DIR}/debug"
-  DEPENDS "${DEMO_SRC}/codec.cpp" "${DEMO_SRC}/codec.h" "${DEMO_SRC}/split-debug.sh"
-  COMMENT "Building the demo's libdemocodec.so (stripped; debug file in demo/debug)"
-  VERBATIM)
-add_custom_command(
-  OUTPUT "${DEMO_BIN}/imagepipe"
-  COMMAND ${CMAKE_CXX_COMPILER} ${DEMO_CXXFLAGS} -Wl,--build-id=sha1 -o "${DEMO_BIN}/imagepipe"
-          "${DEMO_SRC}/main.cpp" "-L${DEMO_BIN}" -ldemofilters -ldemocodec "-Wl,-rpath,${DEMO_BIN}"
-          # Debian links --as-needed, which would drop libprofiler (nothing references it).
-          -Wl,--no-as-needed -lprofiler -Wl,--as-needed
-  DEPENDS "${DEMO_SRC}/main.cpp" "${DEMO_SRC}/filters.h" "${DEMO_SRC}/codec.h"
-          "${DEMO_BIN}/libdemofilters.so" "${DEMO_BIN}/libdemocodec.so"
-  COMMENT "Building the demo's imagepipe"
-  VERBATIM)
-add_custom_command(
-  OUTPUT "${DEMO_PROFILE}"
-  COMMAND ${CMAKE_COMMAND} -E env "CPUPROFILE=${DEMO_DIR}/imagepipe.prof" CPUPROFILE_FREQUENCY=500
-          "${DEMO_BIN}/imagepipe" 1.5
-  COMMAND ${CMAKE_COMMAND} -E env "GOCACHE=${DEMO_DIR}/gocache" GOTOOLCHAIN=local
-          ${SYMFLAME_DEMO_GO} tool pprof -proto -symbolize=none "-output=${DEMO_PROFILE}"
-          "${DEMO_BIN}/imagepipe" "${DEMO_DIR}/imagepipe.prof"
-  DEPENDS "${DEMO_BIN}/imagepipe"
-  COMMENT "Profiling the demo's imagepipe with gperftools (1.5 s of CPU time)"
-  VERBATIM)
+include(SymflameNativePrograms)
+symflame_cxx_library(
+  OUTPUT "${DEMO_BIN}/libdemofilters.so" SONAME libdemofilters.so FLAGS ${DEMO_CXXFLAGS}
+  SOURCES "${DEMO_SRC}/filters.cpp" DEPENDS "${DEMO_SRC}/filters.h"
+  COMMENT "Building the demo's libdemofilters.so")
+symflame_cxx_library(
+  OUTPUT "${DEMO_BIN}/libdemocodec.so" SONAME libdemocodec.so FLAGS ${DEMO_CXXFLAGS}
+  SOURCES "${DEMO_SRC}/codec.cpp" DEPENDS "${DEMO_SRC}/codec.h" "${DEMO_SRC}/split-debug.sh"
+  POST_COMMAND sh "${DEMO_SRC}/split-debug.sh" "${DEMO_BIN}/libdemocodec.so" "${DEMO_DIR}/debug"
+  COMMENT "Building the demo's libdemocodec.so (stripped; debug file in demo/debug)")
+symflame_cxx_profiled_program(
+  OUTPUT "${DEMO_BIN}/imagepipe" FLAGS ${DEMO_CXXFLAGS} SOURCES "${DEMO_SRC}/main.cpp"
+  LIBDIR "${DEMO_BIN}" LIBS demofilters democodec
+  DEPENDS "${DEMO_SRC}/filters.h" "${DEMO_SRC}/codec.h" "${DEMO_BIN}/libdemofilters.so" "${DEMO_BIN}/libdemocodec.so"
+  COMMENT "Building the demo's imagepipe")
+symflame_gperftools_profile(
+  PROGRAM "${DEMO_BIN}/imagepipe" ARGS 1.5 FREQUENCY 500 PROFILE "${DEMO_DIR}/imagepipe.prof"
+  PPROF "${DEMO_PROFILE}" GO ${SYMFLAME_DEMO_GO} GO_ENV "GOCACHE=${DEMO_DIR}/gocache"
+  COMMENT "Profiling the demo's imagepipe with gperftools (1.5 s of CPU time)")
 add_custom_target(demo ALL DEPENDS "${DEMO_PROFILE}")
