@@ -22,6 +22,8 @@ CallersCalleesPanel::CallersCalleesPanel(QWidget* parent)
     m_callees = new FlameGraphWidget;
     m_callees->setOrientation(FlameGraphPainter::Orientation::Icicle);
     m_callees->setPlaceholderText(tr("and its callees"));
+    m_callers->setShowAncestors(false);
+    m_callees->setShowAncestors(false);
     const auto scrolled = [](FlameGraphWidget* w) {
         auto* area = new QScrollArea;
         area->setWidget(w);

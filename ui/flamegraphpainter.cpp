@@ -122,10 +122,12 @@ void FlameGraphPainter::setRoot(NodeId node)
         m_root = tree.root();
     } else {
         m_root = node;
-        m_ancestors.push_back(tree.root());
-        const auto path = tree.pathTo(node);
-        m_ancestors.insert(m_ancestors.end(), path.begin(), path.end());
-        m_ancestors.pop_back(); // node itself is the layout's row 0
+        if (m_showAncestors) {
+            m_ancestors.push_back(tree.root());
+            const auto path = tree.pathTo(node);
+            m_ancestors.insert(m_ancestors.end(), path.begin(), path.end());
+            m_ancestors.pop_back(); // node itself is the layout's row 0
+        }
     }
     m_viewBegin = 0;
     m_viewEnd = tree.node(m_root).total;

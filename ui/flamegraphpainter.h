@@ -76,6 +76,10 @@ public:
     void panView(int pixels, int width);
 
     void setOrientation(Orientation o) { m_orientation = o; }
+    /// Whether a zoomed view draws the rows from the tree's root to the zoomed node (the
+    /// default) or starts at the node (the callers and callees halves, whose root row, "all",
+    /// says nothing). Takes effect at the next setRoot.
+    void setShowAncestors(bool show) { m_showAncestors = show; }
     Orientation orientation() const { return m_orientation; }
     void setColorScheme(ColorScheme scheme);
     ColorScheme colorScheme() const { return m_scheme; }
@@ -164,6 +168,7 @@ private:
     std::unordered_map<std::string, int> m_binaryPalette; ///< binary file name: its palette entry
     model::NodeId m_root;
     std::vector<model::NodeId> m_ancestors;
+    bool m_showAncestors = true;
     model::FlameLayout m_layout;
     int m_layoutWidth = -1;
     bool m_layoutValid = false;

@@ -23,6 +23,8 @@ public:
     const std::shared_ptr<const ProfileSnapshot>& snapshot() const { return m_painter.snapshot(); }
     /// The text shown while there is no snapshot.
     void setPlaceholderText(const QString& text);
+    /// See FlameGraphPainter::setShowAncestors.
+    void setShowAncestors(bool show) { m_painter.setShowAncestors(show); }
 
     /// The node drawn full width at the bottom of the zoomed part.
     model::NodeId rootNode() const { return m_painter.root(); }

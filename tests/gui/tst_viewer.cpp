@@ -1266,6 +1266,7 @@ private slots:
             QCOMPARE(tree.node(tree.children(tree.root())[0]).symbol, selectedSymbol);
             // No "all" row: each half starts at the function; colored as the main view.
             QCOMPARE(half->rootNode(), tree.children(tree.root())[0]);
+            QVERIFY(half->painter().ancestors().empty()); // no row drawn below the function
             QVERIFY(half->painter().colorScheme() == window.flameGraph()->painter().colorScheme());
         }
         for (QDockWidget* dock : window.findChildren<QDockWidget*>())
