@@ -1,8 +1,9 @@
 # The native demo (what scripts/demo.sh and the start page open): imagepipe, a C++ program
 # calling its own libdemofilters.so (with debug info), libdemocodec.so (stripped, its debug
 # file in demo/debug, a folder symflame does not search until told) and libc/libm, profiled
-# by gperftools at build time and converted without symbols by `go tool pprof`, so that the
-# profile holds addresses and mappings as eBPF profilers record them. Built into
+# by gperftools at build time and converted without symbols by `go tool pprof`, its mappings
+# then given their files' build IDs, so that the profile holds addresses, mappings and build
+# IDs as eBPF profilers record them. Built into
 # ${CMAKE_BINARY_DIR}/demo when libprofiler and Go are there (scripts/setup.sh installs
 # them); compiled directly, like the test fixtures, so that sanitizer flags stay out.
 find_library(SYMFLAME_DEMO_PROFILER profiler)
@@ -37,6 +38,15 @@ symflame_cxx_profiled_program(
   COMMENT "Building the demo's imagepipe")
 symflame_gperftools_profile(
   PROGRAM "${DEMO_BIN}/imagepipe" ARGS 1.5 FREQUENCY 500 PROFILE "${DEMO_DIR}/imagepipe.prof"
-  PPROF "${DEMO_PROFILE}" GO ${SYMFLAME_DEMO_GO} GO_ENV "GOCACHE=${DEMO_DIR}/gocache"
+  PPROF "${DEMO_DIR}/demo-nobuildids.pb.gz" GO ${SYMFLAME_DEMO_GO} GO_ENV "GOCACHE=${DEMO_DIR}/gocache"
   COMMENT "Profiling the demo's imagepipe with gperftools (1.5 s of CPU time)")
+# The build IDs of the files, as eBPF profilers record them (the conversion leaves them out).
+add_executable(demo-addbuildids "${DEMO_SRC}/addbuildids.cpp")
+target_link_libraries(demo-addbuildids PRIVATE symbolize)
+add_custom_command(
+  OUTPUT "${DEMO_PROFILE}"
+  COMMAND demo-addbuildids "${DEMO_DIR}/demo-nobuildids.pb.gz" "${DEMO_PROFILE}"
+  DEPENDS "${DEMO_DIR}/demo-nobuildids.pb.gz" demo-addbuildids
+  COMMENT "Giving the demo profile's mappings their build IDs"
+  VERBATIM)
 add_custom_target(demo ALL DEPENDS "${DEMO_PROFILE}")
