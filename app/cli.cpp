@@ -11,6 +11,7 @@
 #include "app/printers/topprinter.h"
 #include "model/analysis/calltree.h"
 #include "model/analysis/collapse.h"
+#include "model/analysis/diff.h"
 #include "model/analysis/toptable.h"
 #include "model/core/frameformat.h"
 #include "model/io/profileio.h"
@@ -29,7 +30,8 @@ const char* usageText()
     return "Usage: symflame [FILE...]\n"
            "       symflame info FILE [--profile N] [--json] [--debug-dir D]... [--search-path D]...\n"
            "                [--path-map FROM=TO]... [--debuginfod URL]...\n"
-           "       symflame top FILE... [-n N] [--sample-type T] [--profile N] [--json] [LABEL OPTIONS]\n"
+           "       symflame top FILE... [-n N] [--sample-type T] [--profile N] [--json] [--diff-base BASE [--normalize]]\n"
+           "                    [LABEL OPTIONS]\n"
            "       symflame collapse FILE... [--sample-type T] [--profile N] [LABEL OPTIONS]\n"
            "       symflame symbolize IN -o OUT [--format otlp|pprof] [--profile N] [--debug-dir D]...\n"
            "                [--search-path D]... [--path-map FROM=TO]... [--source-map-dir D]...\n"
@@ -75,6 +77,10 @@ const char* usageText()
            "  --json             machine-readable output (info, top)\n"
            "  --format F         symbolize: write otlp or pprof (default: the input's format)\n"
            "  -n N               how many functions top lists (default 20, 0 = all)\n"
+           "  --diff-base BASE   top: new minus BASE per function, as `go tool pprof -diff_base`\n"
+           "                     (functions matched by name, so a rebuilt binary compares; shares\n"
+           "                     of BASE's total)\n"
+           "  --normalize        top --diff-base: scale FILE to BASE's total first (pprof's -normalize)\n"
            "  --sample-type T    a sample type name (\"cpu\", \"samples\", \"alloc_space\") or its\n"
            "                     index; default: the profile's default sample type\n"
            "  --profile N        for files of several profiles (OTLP): only profile N (`info` lists\n"
@@ -261,12 +267,29 @@ int runTop(const std::vector<std::string>& paths, const LoadOptions& options, in
     auto profile = loadMerged(paths, options, &rc);
     if (!profile)
         return rc;
+    // --diff-base BASE: new minus base, as `go tool pprof -top -diff_base BASE` (percentages of
+    // BASE's total, as pprof's).
+    std::optional<std::vector<int64_t>> baseTotals;
+    if (const auto basePath = args.value("diff-base")) {
+        auto base = loadMerged({ *basePath }, options, &rc);
+        if (!base)
+            return rc;
+        DiffOptions diffOptions;
+        diffOptions.normalize = args.has("normalize");
+        auto diff = diffProfiles(std::move(*base), std::move(*profile), diffOptions);
+        if (!diff)
+            return inputError(describePaths(paths), diff.error().message);
+        profile = std::move(diff->profile);
+        baseTotals = std::move(diff->baseTotals);
+    } else if (args.has("normalize")) {
+        return usageError("top: --normalize scales a profile to its --diff-base; give one");
+    }
     const auto type = selectSampleType(*profile, sampleTypeArg, describePaths(paths), &rc);
     if (!type)
         return rc;
     // Percentages are of the whole profile, before the label options drop samples.
     const bool hasTypes = !profile->sampleTypes.empty();
-    const int64_t whole = hasTypes ? profile->totalValue(*type) : 0;
+    const int64_t whole = !hasTypes ? 0 : baseTotals ? (*baseTotals)[*type] : profile->totalValue(*type);
     const size_t samplesBefore = profile->sampleCount();
     if (!applyLabelViewOptions(args, *profile, &rc))
         return rc;
@@ -327,7 +350,7 @@ int runHeadlessCommand(std::string_view command, int argc, char** argv)
         { "offline", 0, false }, { "debuginfod-timeout", 0, true }, { "debuginfod-cache", 0, true },
         { "downloads", 0, true }, { "isolate", 0, true }, { "isolate-timeout", 0, true } };
     static constexpr OptionSpec kTop[] = { { "json", 0, false }, { "nodes", 'n', true }, { "sample-type", 0, true },
-        { "profile", 0, true }, { "help", 'h', false }, kLabelViewOptionSpecs[0], kLabelViewOptionSpecs[1],
+        { "profile", 0, true }, { "help", 'h', false }, { "diff-base", 0, true }, { "normalize", 0, false }, kLabelViewOptionSpecs[0], kLabelViewOptionSpecs[1],
         kLabelViewOptionSpecs[2], kLabelViewOptionSpecs[3], kLabelViewOptionSpecs[4] };
     static constexpr OptionSpec kCollapse[] = { { "sample-type", 0, true }, { "profile", 0, true },
         { "help", 'h', false }, kLabelViewOptionSpecs[0], kLabelViewOptionSpecs[1], kLabelViewOptionSpecs[2],

@@ -3,6 +3,7 @@
 #include "app/printers/json.h"
 #include "model/core/valueformat.h"
 
+#include <cmath>
 #include <cstdio>
 #include <string>
 
@@ -13,7 +14,8 @@ namespace {
 std::string percent(int64_t part, int64_t total)
 {
     char buf[32];
-    std::snprintf(buf, sizeof buf, "%.2f%%", total == 0 ? 0.0 : 100.0 * double(part) / double(total));
+    // Of magnitudes, as pprof's: a diff's -690ms is 28.87% of its base.
+    std::snprintf(buf, sizeof buf, "%.2f%%", total == 0 ? 0.0 : std::fabs(100.0 * double(part) / double(total)));
     return buf;
 }
 

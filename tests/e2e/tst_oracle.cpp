@@ -408,6 +408,99 @@ private slots:
         QVERIFY2(mismatches.isEmpty(), qPrintable(mismatches.join(QLatin1Char('\n'))));
     }
 
+    // `symflame top NEW --diff-base BASE` against `go tool pprof -top -diff_base BASE NEW`, with
+    // and without -normalize: flat and cum per function equal, the total (BASE's) too. Two real
+    // Go CPU profiles of different programs, so that many functions changed, many are in one
+    // of them only and the runtime's are in both.
+    void diffTop_data()
+    {
+        QTest::addColumn<QString>("sampleType");
+        QTest::addColumn<bool>("normalize");
+        for (const char* type : { "samples", "cpu" })
+            for (bool normalize : { false, true })
+                QTest::addRow("%s%s", type, normalize ? "/normalize" : "") << QString::fromLatin1(type) << normalize;
+    }
+    void diffTop()
+    {
+        QFETCH(QString, sampleType);
+        QFETCH(bool, normalize);
+        const QString base = QString::fromUtf8(fixtures::goCpuProfile), next = QString::fromUtf8(fixtures::demoProfile);
+        const int index = sampleIndex(QStringLiteral("demo"), sampleType);
+        QVERIFY(index >= 0);
+        QStringList pprofArgs { QStringLiteral("tool"), QStringLiteral("pprof"), QStringLiteral("-symbolize=none"),
+            QStringLiteral("-top"), QStringLiteral("-nodecount=0"), QStringLiteral("-nodefraction=0"),
+            QStringLiteral("-functions"), QStringLiteral("-sample_index=%1").arg(index),
+            QStringLiteral("-unit=") + raw(QStringLiteral("demo")).unit(index), QStringLiteral("-diff_base"), base };
+        if (normalize)
+            pprofArgs << QStringLiteral("-normalize");
+        pprofArgs << next;
+        const ProcessResult pprof = runProcess(pprofProgram(), pprofArgs);
+        QVERIFY2(pprof.ok(), qPrintable(pprof.describe(pprofProgram(), pprofArgs)));
+        QString error;
+        const auto table = parseTop(pprof.out, &error);
+        QVERIFY2(table, qPrintable(error));
+        QHash<QString, QPair<int64_t, int64_t>> expected;
+        for (const TopRow& row : table->rows)
+            if (!isMergedUnsymbolizedName(row.name) && (row.flat != 0 || row.cum != 0))
+                expected.insert(row.name, { row.flat, row.cum });
+        int negative = 0, positive = 0;
+        for (const auto& v : expected)
+            (v.second < 0 ? negative : positive) += v.second != 0;
+        QVERIFY2(negative >= 20 && positive >= 20,
+            qPrintable(QStringLiteral("%1 functions grew and %2 shrank: the comparison can't tell").arg(positive).arg(negative)));
+
+        QStringList ourArgs { QStringLiteral("top"), next, QStringLiteral("--diff-base"), base, QStringLiteral("-n"),
+            QStringLiteral("0"), QStringLiteral("--sample-type"), sampleType, QStringLiteral("--json") };
+        if (normalize)
+            ourArgs << QStringLiteral("--normalize");
+        const ProcessResult ours = runProcess(QStringLiteral(SYMFLAME_EXECUTABLE), ourArgs);
+        QVERIFY2(ours.ok(), qPrintable(ours.describe(QStringLiteral(SYMFLAME_EXECUTABLE), ourArgs)));
+        const QJsonObject obj = QJsonDocument::fromJson(ours.out).object();
+        QCOMPARE(obj.value(QLatin1String("total")).toInteger(), table->total);
+        QHash<QString, QPair<int64_t, int64_t>> actual;
+        for (const QJsonValue& v : obj.value(QLatin1String("functions")).toArray()) {
+            const QJsonObject e = v.toObject();
+            const QString name = e.value(QLatin1String("name")).toString();
+            if (name.contains(QLatin1Char('+')) && name.contains(QStringLiteral("0x")))
+                continue; // an unsymbolized frame: pprof merges those per mapping
+            actual.insert(name, { e.value(QLatin1String("flat")).toInteger(), e.value(QLatin1String("cum")).toInteger() });
+        }
+        const QSet<QString> expectedNames(expected.keyBegin(), expected.keyEnd());
+        const QSet<QString> actualNames(actual.keyBegin(), actual.keyEnd());
+        QVERIFY2(expectedNames == actualNames,
+            qPrintable(QStringLiteral("only pprof: %1\nonly symflame: %2")
+                           .arg(difference(expectedNames, actualNames), difference(actualNames, expectedNames))));
+        QStringList mismatches;
+        for (auto it = expected.cbegin(); it != expected.cend(); ++it)
+            if (actual.value(it.key()) != it.value())
+                mismatches << QStringLiteral("%1: pprof %2/%3, symflame %4/%5")
+                                  .arg(it.key())
+                                  .arg(it.value().first)
+                                  .arg(it.value().second)
+                                  .arg(actual.value(it.key()).first)
+                                  .arg(actual.value(it.key()).second);
+        QVERIFY2(mismatches.isEmpty(), qPrintable(mismatches.join(QLatin1Char('\n'))));
+    }
+
+    // A profile compared with itself changes nowhere; profiles without the same sample types
+    // can't be compared, and say so.
+    void diffTopSelfAndIncompatible()
+    {
+        const QString cpu = QString::fromUtf8(fixtures::goCpuProfile);
+        RUN_SYMFLAME(self, QStringLiteral("top"), cpu, QStringLiteral("--diff-base"), cpu, QStringLiteral("-n"),
+            QStringLiteral("0"), QStringLiteral("--json"));
+        const QJsonObject obj = QJsonDocument::fromJson(self.out).object();
+        QVERIFY(obj.value(QLatin1String("total")).toInteger() > 0);
+        QCOMPARE(obj.value(QLatin1String("functions")).toArray().size(), 0);
+        const QStringList args { QStringLiteral("top"), cpu, QStringLiteral("--diff-base"), QString::fromUtf8(fixtures::goHeapProfile) };
+        const ProcessResult bad = runProcess(QStringLiteral(SYMFLAME_EXECUTABLE), args);
+        QVERIFY(bad.finished && !bad.crashed && bad.exitCode != 0);
+        QVERIFY2(bad.err.contains("cannot be compared"), bad.err.constData());
+        const ProcessResult lone = runProcess(QStringLiteral(SYMFLAME_EXECUTABLE), { QStringLiteral("top"), cpu, QStringLiteral("--normalize") });
+        QCOMPARE(lone.exitCode, 64);
+        QVERIFY2(lone.err.contains("--diff-base"), lone.err.constData());
+    }
+
     void collapse_data() { addSampleTypeRows(); }
     void collapse()
     {
