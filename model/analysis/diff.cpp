@@ -58,4 +58,50 @@ Result<DiffProfile> diffProfiles(Profile base, Profile next, const DiffOptions& 
     return out;
 }
 
+Profile sideBySide(const DiffProfile& diff)
+{
+    Profile p = diff.profile;
+    const size_t n = p.sampleTypes.size();
+    const size_t samples = p.sampleCount();
+    std::vector<int64_t> values(samples * 2 * n, 0);
+    for (size_t i = 0; i < samples; ++i) {
+        const bool base = i >= diff.baseSampleStart;
+        for (size_t t = 0; t < n; ++t) {
+            const int64_t v = p.sampleValues[i * n + t];
+            values[i * 2 * n + (base ? n + t : t)] = base ? -v : v;
+        }
+    }
+    p.sampleValues = std::move(values);
+    for (size_t t = 0; t < n; ++t)
+        p.sampleTypes.push_back(p.sampleTypes[t]);
+    return p;
+}
+
+std::vector<NodeId> matchNodes(const CallTree& shown, const CallTree& other, const SymbolTable& symbols)
+{
+    std::vector<NodeId> match(shown.size());
+    if (shown.size() == 0 || other.size() == 0)
+        return match;
+    match[0] = other.root();
+    // Breadth-first ids: a parent is matched before its children are met.
+    for (size_t i = 0; i < shown.size(); ++i) {
+        const NodeId q = match[i];
+        if (!q.valid())
+            continue;
+        const auto mine = shown.children(NodeId(i)), theirs = other.children(q);
+        size_t a = 0, b = 0;
+        while (a < mine.size() && b < theirs.size()) {
+            const uint32_t ra = symbols.nameRank(shown.node(mine[a]).symbol);
+            const uint32_t rb = symbols.nameRank(other.node(theirs[b]).symbol);
+            if (ra == rb)
+                match[mine[a++].index()] = theirs[b++];
+            else if (ra < rb)
+                ++a;
+            else
+                ++b;
+        }
+    }
+    return match;
+}
+
 } // namespace symflame::model

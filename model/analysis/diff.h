@@ -5,6 +5,7 @@
 // other build ID and addresses, compares with the old one by name.
 #pragma once
 
+#include "model/analysis/calltree.h"
 #include "model/core/profile.h"
 #include "model/core/result.h"
 
@@ -29,5 +30,17 @@ struct DiffProfile {
 /// Errors: InvalidInput when the two have other sample types or period types, as merging does
 /// (naming which is BASE and which NEW).
 Result<DiffProfile> diffProfiles(Profile base, Profile next, const DiffOptions& options = {});
+
+/// The diff as one profile of 2n sample types: type t holds NEW's values of type t (0 on BASE's
+/// samples), type n + t BASE's (positive, 0 on NEW's samples). Call trees and top tables of
+/// type t and of type n + t are the two sides over one symbol table, so their nodes and
+/// functions meet by symbol. The types keep their names; the second half's are BASE's.
+Profile sideBySide(const DiffProfile& diff);
+
+/// For each node of shown, the node of other on the same path of symbols (root to node), or
+/// an invalid id when other has no such path (a stack that is only on shown's side). Both must
+/// be trees of symbols' profile, in the same direction. Linear in the nodes: children are in
+/// name-rank order in both, so each parent's children are merged as sorted lists.
+std::vector<NodeId> matchNodes(const CallTree& shown, const CallTree& other, const SymbolTable& symbols);
 
 } // namespace symflame::model

@@ -18,6 +18,7 @@ symflame_add_test(NAME tst_calltree SOURCES tst_calltree.cpp)
 # tst_toptable runs `go tool pprof -top` as the oracle for flat, cum and the sort order.
 symflame_add_test(NAME tst_toptable SOURCES tst_toptable.cpp TIMEOUT 600)
 symflame_add_test(NAME tst_folded SOURCES tst_folded.cpp)
+symflame_add_test(NAME tst_diff SOURCES tst_diff.cpp)
 symflame_add_test(NAME tst_flamelayout SOURCES tst_flamelayout.cpp)
 symflame_add_test(NAME tst_frameformat SOURCES tst_frameformat.cpp)
 # Label views: label filters (pprof's -tagfocus forms), time ranges, group frames.
