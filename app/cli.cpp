@@ -32,6 +32,7 @@ const char* usageText()
            "                [--path-map FROM=TO]... [--debuginfod URL]...\n"
            "       symflame top FILE... [-n N] [--sample-type T] [--profile N] [--json] [--diff-base BASE [--normalize]]\n"
            "                    [LABEL OPTIONS]\n"
+           "       symflame diff top|collapse BASE NEW [-n N] [--sample-type T] [--normalize] [--json]\n"
            "       symflame collapse FILE... [--sample-type T] [--profile N] [LABEL OPTIONS]\n"
            "       symflame symbolize IN -o OUT [--format otlp|pprof] [--profile N] [--debug-dir D]...\n"
            "                [--search-path D]... [--path-map FROM=TO]... [--source-map-dir D]...\n"

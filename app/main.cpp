@@ -2,6 +2,7 @@
 #include "app/cli.h"
 #include "app/cmdline.h"
 #include "app/debuginfocmd.h"
+#include "app/diffcmd.h"
 #include "app/lookupcmd.h"
 #include "app/symbolizecmd.h"
 #include "symbolize/isolation/worker.h"
@@ -78,6 +79,8 @@ int main(int argc, char** argv)
         return runLookupCommand(argc - 2, argv + 2);
     if (first == "debuginfo")
         return runDebuginfoCommand(argc - 2, argv + 2);
+    if (first == "diff")
+        return runDiffCommand(argc - 2, argv + 2);
     if (first == "render") {
 #ifdef SYMFLAME_WITH_GUI
         return runRender(argv[0], argc - 2, argv + 2);

@@ -155,6 +155,9 @@ private slots:
         QTest::addRow("two files") << QStringList { "info", "a.pb", "b.pb" }
                                    << QByteArray("unexpected argument 'b.pb'");
         QTest::addRow("render without output") << QStringList { "render", "x.pb.gz" } << QByteArray("missing -o");
+        QTest::addRow("diff without new") << QStringList { "diff", "top", "a.pb" } << QByteArray("wants BASE and NEW");
+        QTest::addRow("diff of what") << QStringList { "diff", "frob", "a.pb", "b.pb" } << QByteArray("unknown 'frob'");
+        QTest::addRow("diff collapse json") << QStringList { "diff", "collapse", "a.pb", "b.pb", "--json" } << QByteArray("for diff top");
         QTest::addRow("gui option") << QStringList { "--frobnicate" } << QByteArray("unknown option '--frobnicate'");
     }
     void usageErrors()

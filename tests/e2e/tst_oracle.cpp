@@ -480,6 +480,70 @@ private slots:
                                   .arg(actual.value(it.key()).first)
                                   .arg(actual.value(it.key()).second);
         QVERIFY2(mismatches.isEmpty(), qPrintable(mismatches.join(QLatin1Char('\n'))));
+
+        // `symflame diff top`: the same changes, with each side's own flat and cum (the base's
+        // as `symflame top BASE` lists them, checked against pprof by top()).
+        QStringList diffArgs { QStringLiteral("diff"), QStringLiteral("top"), base, next, QStringLiteral("-n"),
+            QStringLiteral("0"), QStringLiteral("--sample-type"), sampleType, QStringLiteral("--json") };
+        if (normalize)
+            diffArgs << QStringLiteral("--normalize");
+        const ProcessResult diff = runProcess(QStringLiteral(SYMFLAME_EXECUTABLE), diffArgs);
+        QVERIFY2(diff.ok(), qPrintable(diff.describe(QStringLiteral(SYMFLAME_EXECUTABLE), diffArgs)));
+        RUN_SYMFLAME(baseTop, QStringLiteral("top"), base, QStringLiteral("-n"), QStringLiteral("0"),
+            QStringLiteral("--sample-type"), sampleType, QStringLiteral("--json"));
+        QHash<QString, QPair<int64_t, int64_t>> baseSide;
+        for (const QJsonValue& v : QJsonDocument::fromJson(baseTop.out).object().value(QLatin1String("functions")).toArray())
+            baseSide.insert(v[QLatin1String("name")].toString(), { v[QLatin1String("flat")].toInteger(), v[QLatin1String("cum")].toInteger() });
+        const QJsonObject diffObj = QJsonDocument::fromJson(diff.out).object();
+        QCOMPARE(diffObj.value(QLatin1String("base_total")).toInteger(), table->total);
+        int compared = 0;
+        for (const QJsonValue& v : diffObj.value(QLatin1String("functions")).toArray()) {
+            const QString name = v[QLatin1String("name")].toString();
+            const QJsonObject flat = v[QLatin1String("flat")].toObject(), cum = v[QLatin1String("cum")].toObject();
+            QCOMPARE(flat[QLatin1String("new")].toInteger() - flat[QLatin1String("base")].toInteger(), flat[QLatin1String("delta")].toInteger());
+            QCOMPARE(cum[QLatin1String("new")].toInteger() - cum[QLatin1String("base")].toInteger(), cum[QLatin1String("delta")].toInteger());
+            QCOMPARE(flat[QLatin1String("base")].toInteger(), baseSide.value(name).first);
+            QCOMPARE(cum[QLatin1String("base")].toInteger(), baseSide.value(name).second);
+            if (!expected.contains(name))
+                continue; // an unsymbolized frame
+            QCOMPARE(flat[QLatin1String("delta")].toInteger(), expected.value(name).first);
+            QCOMPARE(cum[QLatin1String("delta")].toInteger(), expected.value(name).second);
+            ++compared;
+        }
+        QCOMPARE(compared, int(expected.size()));
+    }
+
+    // `symflame diff collapse`: every stack of either side with its value on each, as `symflame
+    // collapse` gives them for each file alone (checked against pprof -traces by collapse()).
+    void diffCollapse()
+    {
+        const QString base = QString::fromUtf8(fixtures::goCpuProfile), next = QString::fromUtf8(fixtures::demoProfile);
+        const auto folded = [](const QByteArray& text) {
+            QHash<QString, int64_t> out;
+            for (const QByteArray& line : text.split('\n'))
+                if (const qsizetype sp = line.lastIndexOf(' '); sp > 0)
+                    out[QString::fromUtf8(line.left(sp))] += line.mid(sp + 1).toLongLong();
+            return out;
+        };
+        RUN_SYMFLAME(baseStacks, QStringLiteral("collapse"), base, QStringLiteral("--sample-type"), QStringLiteral("cpu"));
+        RUN_SYMFLAME(newStacks, QStringLiteral("collapse"), next, QStringLiteral("--sample-type"), QStringLiteral("cpu"));
+        RUN_SYMFLAME(both, QStringLiteral("diff"), QStringLiteral("collapse"), base, next, QStringLiteral("--sample-type"), QStringLiteral("cpu"));
+        const auto b = folded(baseStacks.out), n = folded(newStacks.out);
+        QSet<QString> seen;
+        for (const QByteArray& line : both.out.split('\n')) {
+            if (line.isEmpty())
+                continue;
+            const QList<QByteArray> parts = line.split(' ');
+            QVERIFY2(parts.size() >= 3, line.constData());
+            const QString stack = QString::fromUtf8(line.left(line.size() - parts.last().size() - parts[parts.size() - 2].size() - 2));
+            QCOMPARE(parts[parts.size() - 2].toLongLong(), b.value(stack));
+            QCOMPARE(parts.last().toLongLong(), n.value(stack));
+            seen << stack;
+        }
+        QSet<QString> all(b.keyBegin(), b.keyEnd());
+        all.unite(QSet<QString>(n.keyBegin(), n.keyEnd()));
+        QCOMPARE(seen, all);
+        QVERIFY(b.size() > 20 && n.size() > 20);
     }
 
     // A profile compared with itself changes nowhere; profiles without the same sample types
