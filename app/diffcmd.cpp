@@ -28,7 +28,8 @@ using namespace symflame::model;
 namespace {
 
 constexpr const char* kUsage = "usage: symflame diff top BASE NEW [-n N] [--sample-type T] [--normalize] [--json]\n"
-                               "       symflame diff collapse BASE NEW [--sample-type T] [--normalize]\n";
+                               "       symflame diff collapse BASE NEW [--sample-type T] [--normalize]\n"
+                               "       symflame diff render BASE NEW -o OUT.png|OUT.svg [render's options] [--normalize]\n";
 
 struct Row {
     std::string name;
@@ -81,8 +82,10 @@ int runDiffCommand(int argc, char** argv)
     if (args->positional.empty())
         return usageError("diff: missing top or collapse");
     const std::string& what = args->positional[0];
+    if (what == "render") // with BASE and NEW it is run as render --diff-base (main.cpp)
+        return usageError("diff render: wants BASE NEW -o OUT.png|OUT.svg");
     if (what != "top" && what != "collapse")
-        return usageError("diff: unknown '" + what + "' (top or collapse)");
+        return usageError("diff: unknown '" + what + "' (top, collapse or render)");
     if (args->positional.size() < 3)
         return usageError("diff " + what + ": wants BASE and NEW");
     if (args->positional.size() > 3)

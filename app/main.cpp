@@ -18,6 +18,7 @@
 #include <filesystem>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #if !defined(SYMFLAME_WITH_GUI) && defined(SYMFLAME_VIEWER_NAME)
 #include <unistd.h>
@@ -58,6 +59,17 @@ int runViewer(char** argv)
 
 int main(int argc, char** argv)
 {
+    // `diff render BASE NEW ...` is `render NEW --diff-base BASE ...`.
+    std::vector<char*> rewritten;
+    static char renderWord[] = "render", diffBaseOption[] = "--diff-base";
+    if (argc > 4 && std::string_view(argv[1]) == "diff" && std::string_view(argv[2]) == "render" && argv[3][0] != '-'
+        && argv[4][0] != '-') {
+        rewritten = { argv[0], renderWord, argv[4], diffBaseOption, argv[3] };
+        rewritten.insert(rewritten.end(), argv + 5, argv + argc);
+        rewritten.push_back(nullptr);
+        argc = int(rewritten.size()) - 1;
+        argv = rewritten.data();
+    }
     const std::string_view first = argc > 1 ? std::string_view(argv[1]) : std::string_view();
     // The debug info reader of isolated modules (symbolize/isolation/worker.h), started by symflame and
     // symflame-viewer themselves: its stdin and stdout are a socket to the parent.
@@ -79,7 +91,7 @@ int main(int argc, char** argv)
         return runLookupCommand(argc - 2, argv + 2);
     if (first == "debuginfo")
         return runDebuginfoCommand(argc - 2, argv + 2);
-    if (first == "diff")
+    if (first == "diff" && !(argc > 2 && std::string_view(argv[2]) == "render"))
         return runDiffCommand(argc - 2, argv + 2);
     if (first == "render") {
 #ifdef SYMFLAME_WITH_GUI

@@ -42,7 +42,7 @@ std::optional<int> parseDimension(const std::optional<std::string>& text, int fa
 
 int runRender(char* argv0, int argc, char** argv)
 {
-    static constexpr OptionSpec kSpecs[] = { { "output", 'o', true }, { "width", 0, true }, { "height", 0, true }, { "scale", 0, true },
+    static constexpr OptionSpec kSpecs[] = { { "output", 'o', true }, { "width", 0, true }, { "height", 0, true }, { "scale", 0, true }, { "diff-base", 0, true }, { "normalize", 0, false },
         { "sample-type", 0, true }, { "color-by", 0, true }, { "search", 0, true }, { "focus", 0, true },
         { "profile", 0, true }, { "help", 'h', false }, kLabelViewOptionSpecs[0], kLabelViewOptionSpecs[1],
         kLabelViewOptionSpecs[2], kLabelViewOptionSpecs[3], kLabelViewOptionSpecs[4] };
@@ -52,6 +52,7 @@ int runRender(char* argv0, int argc, char** argv)
         return usageError("render: " + error);
     if (args->has("help")) {
         std::fputs("usage: symflame render FILE -o OUT.png|OUT.svg [--width W] [--height H] [--scale S] [--sample-type T]\n"
+                   "         [--diff-base BASE [--normalize]]\n"
                    "         [--color-by name|binary|status|type] [--search RE] [--focus FUNC] [--profile N]\n"
                    "         [--group-by K[,K]|none] [--group-leaf K] [--tag-focus F] [--tag-ignore F] [--time-range S,E]\n",
             stdout);
@@ -67,9 +68,16 @@ int runRender(char* argv0, int argc, char** argv)
             scheme = ui::FlameGraphPainter::ColorScheme::Status;
         else if (*c == "type")
             scheme = ui::FlameGraphPainter::ColorScheme::Kind;
+        else if (*c == "diff" && args->has("diff-base"))
+            scheme = ui::FlameGraphPainter::ColorScheme::Diff;
         else
-            return usageError("render: --color-by wants name, binary, status or type, not '" + *c + "'");
+            return usageError("render: --color-by wants name, binary, status or type"
+                + std::string(args->has("diff-base") ? " or diff" : "") + ", not '" + *c + "'");
+    } else if (args->has("diff-base")) {
+        scheme = ui::FlameGraphPainter::ColorScheme::Diff; // a comparison: colored by change
     }
+    if (args->has("normalize") && !args->has("diff-base"))
+        return usageError("render: --normalize scales a profile to its --diff-base; give one");
     if (args->positional.empty())
         return usageError("render: missing FILE");
     if (args->positional.size() > 1)
@@ -110,8 +118,29 @@ int runRender(char* argv0, int argc, char** argv)
         return usageError("render: " + error);
     if (!args->has("group-by"))
         labels->rootKeys = defaultLabelView(*loaded).rootKeys;
-    auto snapshot = ui::makeSnapshot(
-        std::make_shared<const Profile>(std::move(loaded).value()), *type, path, nullptr, {}, ui::kPreviewParts, *labels);
+    Result<std::shared_ptr<const ui::ProfileSnapshot>> snapshot = makeError(ErrorCode::InvalidInput, "no snapshot");
+    if (const auto basePath = args->value("diff-base")) {
+        // A comparison: NEW's side drawn, colored by its change from BASE.
+        auto base = loadProfile(*basePath, loadOptions);
+        if (!base)
+            return inputError(*basePath, base.error().message);
+        DiffOptions diffOptions;
+        diffOptions.normalize = args->has("normalize");
+        auto diff = diffProfiles(std::move(base).value(), std::move(loaded).value(), diffOptions);
+        if (!diff)
+            return inputError(path, diff.error().message);
+        snapshot = ui::makeDiffSnapshot(*diff, path);
+        if (snapshot && (*snapshot)->sampleType != *type)
+            snapshot = ui::withSampleType(**snapshot, *type);
+        if (snapshot && !labels->empty()) {
+            ui::ViewOptions view = (*snapshot)->view;
+            view.labels = *labels;
+            snapshot = ui::withView(**snapshot, view);
+        }
+    } else {
+        snapshot = ui::makeSnapshot(
+            std::make_shared<const Profile>(std::move(loaded).value()), *type, path, nullptr, {}, ui::kPreviewParts, *labels);
+    }
     if (!snapshot)
         return inputError(path, snapshot.error().message);
     if (const auto focus = args->value("focus")) {
@@ -149,10 +178,19 @@ int runRender(char* argv0, int argc, char** argv)
     options.height = *height;
     options.scale = scale;
     options.palette = QGuiApplication::palette();
-    options.title = QStringLiteral("%1 \u2014 %2, total %3, %4")
-                        .arg(QFileInfo(QString::fromStdString(path)).fileName(), QString::fromUtf8(s.typeName()),
-                            QString::fromStdString(formatValue(total, s.unit())),
-                            QString::fromStdString(s.profile->sampleTally().describe()));
+    if (s.baseTree) {
+        options.title = QStringLiteral("%1 compared with %2 \u2014 %3, total %4, base %5%6")
+                            .arg(QFileInfo(QString::fromStdString(path)).fileName(),
+                                QFileInfo(QString::fromStdString(*args->value("diff-base"))).fileName(),
+                                QString::fromUtf8(s.typeName()), QString::fromStdString(formatValue(total, s.unit())),
+                                QString::fromStdString(formatValue(s.baseTree->totalValue(), s.unit())),
+                                args->has("normalize") ? QStringLiteral(" (normalized)") : QString());
+    } else {
+        options.title = QStringLiteral("%1 \u2014 %2, total %3, %4")
+                            .arg(QFileInfo(QString::fromStdString(path)).fileName(), QString::fromUtf8(s.typeName()),
+                                QString::fromStdString(formatValue(total, s.unit())),
+                                QString::fromStdString(s.profile->sampleTally().describe()));
+    }
     const Status written = ui::exportFlameGraph(painter, QString::fromStdString(*output), options);
     if (!written)
         return inputError(*output, written.error().message);

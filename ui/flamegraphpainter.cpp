@@ -277,6 +277,43 @@ QColor FlameGraphPainter::colorOfBinary(std::string_view binaryName, bool dark) 
     return dark ? QColor(QColor::fromHsv(c.hsvHue(), std::min(255, c.hsvSaturation() + 40), 150).rgb()) : c;
 }
 
+QColor FlameGraphPainter::diffColor(int64_t base, int64_t next, int64_t threshold, bool dark)
+{
+    const int64_t delta = next - base;
+    if ((delta < 0 ? -delta : delta) <= threshold)
+        return dark ? QColor(88, 88, 96) : QColor(222, 222, 228);
+    // Relative change: 1 for a doubling (or more, or a frame only in NEW), 1 for a halving
+    // (or less, down to gone), linear in between.
+    const double relative = delta > 0 ? (base <= 0 ? 1.0 : std::min(1.0, double(delta) / double(base)))
+                                      : std::min(1.0, 2.0 * double(-delta) / double(std::max<int64_t>(base, 1)));
+    const int sat = 40 + int(std::lround(150.0 * relative));
+    const int hue = delta > 0 ? 2 : 218;
+    return QColor(QColor::fromHsv(hue, sat, dark ? 200 : 245).rgb());
+}
+
+QColor FlameGraphPainter::diffNodeColor(NodeId node, bool dark) const
+{
+    if (!m_snapshot->baseTree)
+        return dark ? QColor(88, 88, 96) : QColor(222, 222, 228);
+    const int64_t scale = std::max(m_snapshot->tree->totalValue(), m_snapshot->baseTree->totalValue());
+    const auto threshold = int64_t(std::llround(double(scale) * m_diffThreshold));
+    return diffColor(baseTotal(node), m_snapshot->tree->node(node).total, threshold, dark);
+}
+
+bool FlameGraphPainter::inBase(NodeId node) const
+{
+    if (!m_snapshot || !m_snapshot->baseMatch || !node.valid() || node.index() >= m_snapshot->baseMatch->size())
+        return false;
+    return (*m_snapshot->baseMatch)[node.index()].valid();
+}
+
+int64_t FlameGraphPainter::baseTotal(NodeId node) const
+{
+    if (!inBase(node))
+        return 0;
+    return m_snapshot->baseTree->node((*m_snapshot->baseMatch)[node.index()]).total;
+}
+
 QColor FlameGraphPainter::statusColor(FrameStatus status, bool dark)
 {
     switch (status) {
@@ -391,6 +428,8 @@ QColor FlameGraphPainter::nodeColor(NodeId node, bool dark) const
 {
     if (isEmpty() || !node.valid())
         return dark ? QColor(80, 80, 80) : QColor(205, 205, 205);
+    if (m_scheme == ColorScheme::Diff && m_snapshot->baseTree)
+        return diffNodeColor(node, dark); // the root too: the totals' change
     if (node == m_snapshot->tree->root())
         return dark ? QColor(110, 110, 120) : QColor(215, 215, 222);
     const SymbolId symbol = m_snapshot->tree->node(node).symbol;
@@ -409,6 +448,8 @@ QColor FlameGraphPainter::nodeColor(NodeId node, bool dark) const
         return statusColor(statusOf(symbol), dark);
     case ColorScheme::Kind:
         return kindColor(kindOf(symbol), dark);
+    case ColorScheme::Diff:
+        return diffNodeColor(node, dark);
     }
     return frameColor(nameOf(node), isSymbolized(node), dark);
 }
@@ -418,6 +459,15 @@ std::vector<FlameGraphPainter::LegendEntry> FlameGraphPainter::legend(bool dark)
     std::vector<LegendEntry> out;
     if (isEmpty() || m_scheme == ColorScheme::Name)
         return out;
+    if (m_scheme == ColorScheme::Diff) {
+        // What the colors of a comparison mean (the entries select no symbols).
+        const QString within = QString::number(m_diffThreshold * 100.0, 'g', 3);
+        out.push_back({ QStringLiteral("grew (saturated: doubled or more)"), diffColor(100, 200, 0, dark), {} });
+        out.push_back({ QStringLiteral("shrank (saturated: halved or less)"), diffColor(200, 100, 0, dark), {} });
+        out.push_back({ QStringLiteral("unchanged (within %1% of the total)").arg(within), diffColor(0, 0, 0, dark), {} });
+        out.push_back({ QStringLiteral("only in the new profile (hatched)"), diffColor(0, 1, 0, dark), {} });
+        return out;
+    }
     const SymbolTable& symbols = *m_snapshot->symbols;
     std::vector<std::pair<QString, SymbolId>> keyed;
     keyed.reserve(symbols.size());
@@ -426,6 +476,7 @@ std::vector<FlameGraphPainter::LegendEntry> FlameGraphPainter::legend(bool dark)
         QString key;
         switch (m_scheme) {
         case ColorScheme::Name:
+        case ColorScheme::Diff:
             break;
         case ColorScheme::Binary: {
             const std::string_view binary = binaryOf(id);
@@ -448,6 +499,7 @@ std::vector<FlameGraphPainter::LegendEntry> FlameGraphPainter::legend(bool dark)
             e.label = key;
             switch (m_scheme) {
             case ColorScheme::Name:
+            case ColorScheme::Diff:
                 break;
             case ColorScheme::Binary: {
                 const std::string_view binary = binaryOf(id);
@@ -492,6 +544,8 @@ void FlameGraphPainter::paintFrame(QPainter& painter, const QFontMetrics& fm, co
     if (hovered)
         fill = dark ? fill.lighter(135) : fill.lighter(112);
     painter.fillRect(r, fill);
+    if (m_scheme == ColorScheme::Diff && m_snapshot->baseTree && node.valid() && !inBase(node) && r.width() > 3)
+        painter.fillRect(r, QBrush(fill.darker(dark ? 60 : 135), Qt::BDiagPattern)); // only in NEW: hatched
     if (symbol.valid() && r.width() > 4 && isInlined(symbol)) {
         // Inlined frames: a dashed outline in a darker shade of the fill.
         QPen pen(fill.darker(dark ? 70 : 150), 1, Qt::DashLine);
@@ -737,8 +791,18 @@ QString FlameGraphPainter::summary(const Hit& hit) const
     const std::string_view binary = n.symbol.valid() ? binaryOf(n.symbol) : std::string_view();
     const QString name = binary.empty() ? label(hit.node)
                                         : QStringLiteral("%1 (%2)").arg(label(hit.node), QString::fromUtf8(baseName(binary)));
-    return QStringLiteral("%1: total %2 (%3), self %4 (%5)")
-        .arg(name, valueText(n.total, unit), percentOf(n.total, all), valueText(n.self, unit), percentOf(n.self, all));
+    QString text = QStringLiteral("%1: total %2 (%3), self %4 (%5)")
+                       .arg(name, valueText(n.total, unit), percentOf(n.total, all), valueText(n.self, unit), percentOf(n.self, all));
+    if (m_snapshot->baseTree) {
+        // A comparison: the BASE side, the change and the relative change.
+        const int64_t base = baseTotal(hit.node), delta = n.total - base;
+        const QString relative = base == 0
+            ? QStringLiteral("only in the new profile")
+            : QStringLiteral("%1%2%").arg(delta >= 0 ? QStringLiteral("+") : QString()).arg(100.0 * double(delta) / double(base), 0, 'f', 1);
+        text += QStringLiteral("; base %1, change %2%3 (%4)")
+                    .arg(valueText(base, unit), delta >= 0 ? QStringLiteral("+") : QString(), valueText(delta, unit), relative);
+    }
+    return text;
 }
 
 } // namespace symflame::ui

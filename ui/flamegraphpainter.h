@@ -40,7 +40,10 @@ public:
     };
 
     enum class Orientation { Flame, Icicle }; ///< root at the bottom, or at the top
-    enum class ColorScheme { Name, Binary, Status, Kind };
+    /// Diff: a comparison's change per frame (ProfileSnapshot::isDiff), red for more in NEW,
+    /// blue for less, saturated by the relative change; the other schemes on a comparison color
+    /// as on one profile.
+    enum class ColorScheme { Name, Binary, Status, Kind, Diff };
 
     /// One entry of the color legend of the current scheme.
     struct LegendEntry {
@@ -140,6 +143,18 @@ public:
     /// (binaryColor). The same binaries get the same colors in every profile of them.
     QColor colorOfBinary(std::string_view binaryName, bool dark) const;
     static QColor statusColor(model::FrameStatus status, bool dark);
+    /// The color of a change from base to next: a neutral grey when |next - base| is at most
+    /// threshold (a value: noise), else red (grown) or blue (shrunk), more saturated the larger
+    /// the change relative to base (full from a doubling or a halving down).
+    static QColor diffColor(int64_t base, int64_t next, int64_t threshold, bool dark);
+    /// A comparison's BASE value of a node of the tree (total), 0 for a path only in NEW; and
+    /// whether the path exists in BASE at all.
+    int64_t baseTotal(model::NodeId node) const;
+    bool inBase(model::NodeId node) const;
+    QColor diffNodeColor(model::NodeId node, bool dark) const;
+    /// Changes up to this share of the larger side's total count as no change (0.001 = 0.1%).
+    void setDiffThreshold(double share) { m_diffThreshold = share; }
+    double diffThreshold() const { return m_diffThreshold; }
     static QColor kindColor(model::FrameKind kind, bool dark);
 
 private:
@@ -169,6 +184,7 @@ private:
     model::NodeId m_root;
     std::vector<model::NodeId> m_ancestors;
     bool m_showAncestors = true;
+    double m_diffThreshold = 0.001;
     model::FlameLayout m_layout;
     int m_layoutWidth = -1;
     bool m_layoutValid = false;

@@ -45,6 +45,24 @@ Result<std::shared_ptr<const CallTree>> buildTree(const Profile& profile, const 
     return std::shared_ptr<const CallTree>(std::move(tree));
 }
 
+/// A comparison's BASE side beside snap's tree: the same view over type sampleType + diffTypes,
+/// and the matching of the nodes. Nothing for a single profile.
+Status attachBase(ProfileSnapshot& snap, Progress* progress)
+{
+    snap.baseTree.reset();
+    snap.baseMatch.reset();
+    if (!snap.isDiff() || !snap.tree || snap.profile->sampleTypes.size() != 2 * snap.diffTypes)
+        return Status::success();
+    ViewOptions baseView = snap.view;
+    baseView.sampleType = snap.sampleType % snap.diffTypes + snap.diffTypes;
+    auto base = buildTree(*snap.profile, *snap.symbols, baseView, snap.path, progress, 0);
+    if (!base)
+        return base.error();
+    snap.baseTree = std::move(base).value();
+    snap.baseMatch = std::make_shared<const std::vector<NodeId>>(matchNodes(*snap.tree, *snap.baseTree, *snap.symbols));
+    return Status::success();
+}
+
 } // namespace
 
 int64_t previewPartsFor(double devicePixels)
@@ -97,6 +115,8 @@ Result<std::shared_ptr<const ProfileSnapshot>> makeSnapshot(std::shared_ptr<cons
     if (!tree)
         return tree.error();
     snap->tree = std::move(tree).value();
+    if (const Status based = attachBase(*snap, progress); !based)
+        return based.error();
     snap->profile = std::move(profile);
     return std::shared_ptr<const ProfileSnapshot>(std::move(snap));
 }
@@ -145,6 +165,21 @@ Result<std::shared_ptr<const ProfileSnapshot>> loadMergedSnapshot(
     return makeSnapshot(std::move(profile), type, paths[0], progress, preview, previewParts);
 }
 
+Result<std::shared_ptr<const ProfileSnapshot>> makeDiffSnapshot(const DiffProfile& diff, std::string path, Progress* progress)
+{
+    auto sides = std::make_shared<const Profile>(sideBySide(diff));
+    const size_t n = diff.profile.sampleTypes.size();
+    const size_t type = n == 0 ? 0 : std::min(diff.profile.defaultSampleType, n - 1);
+    auto made = makeSnapshot(sides, type, std::move(path), progress);
+    if (!made)
+        return made.error();
+    auto snap = std::make_shared<ProfileSnapshot>(**made);
+    snap->diffTypes = n;
+    if (const Status based = attachBase(*snap, progress); !based)
+        return based.error();
+    return std::shared_ptr<const ProfileSnapshot>(std::move(snap));
+}
+
 Result<std::shared_ptr<const ProfileSnapshot>> withSampleType(
     const ProfileSnapshot& snapshot, size_t sampleType, Progress* progress)
 {
@@ -184,6 +219,8 @@ Result<std::shared_ptr<const ProfileSnapshot>> withView(
     if (!tree)
         return tree.error();
     snap->tree = std::move(tree).value();
+    if (const Status based = attachBase(*snap, progress); !based)
+        return based.error();
     return std::shared_ptr<const ProfileSnapshot>(std::move(snap));
 }
 
@@ -211,6 +248,8 @@ Result<std::shared_ptr<const ProfileSnapshot>> withProfile(
     if (!tree)
         return tree.error();
     snap->tree = std::move(tree).value();
+    if (const Status based = attachBase(*snap, progress); !based)
+        return based.error();
     snap->profile = std::move(profile);
     return std::shared_ptr<const ProfileSnapshot>(std::move(snap));
 }
@@ -225,6 +264,14 @@ Result<std::shared_ptr<const ProfileSnapshot>> withSandwich(
         *snap->profile, *snap->symbols, snap->view.rules, snap->view.collapseRecursion, function, half);
     snap->tree = std::make_shared<const CallTree>(
         CallTree::build(*snap->profile, *snap->symbols, snap->sampleType, snap->view.direction, progress, &filter));
+    snap->baseTree.reset();
+    snap->baseMatch.reset();
+    if (snap->isDiff()) { // the BASE side of the same half
+        snap->baseTree = std::make_shared<const CallTree>(CallTree::build(*snap->profile, *snap->symbols,
+            snap->sampleType % snap->diffTypes + snap->diffTypes, snap->view.direction, progress, &filter));
+        snap->baseMatch
+            = std::make_shared<const std::vector<NodeId>>(matchNodes(*snap->tree, *snap->baseTree, *snap->symbols));
+    }
     if (progress && progress->isCancelled())
         return cancelled(snap->path);
     return std::shared_ptr<const ProfileSnapshot>(std::move(snap));

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "model/analysis/calltree.h"
+#include "model/analysis/diff.h"
 #include "model/analysis/labelview.h"
 #include "model/core/profile.h"
 #include "model/analysis/stackfilter.h"
@@ -44,6 +45,17 @@ struct ProfileSnapshot {
     std::shared_ptr<const model::CallTree> tree; ///< for sampleType, shaped by the view options
     size_t sampleType = 0;
     ViewOptions view; ///< what tree was built with (view.sampleType == sampleType)
+
+    /// A comparison of two profiles: profile is model::sideBySide's, its sample types
+    /// [0, diffTypes) NEW's, [diffTypes, 2 diffTypes) BASE's, tree NEW's side; 0 for a single
+    /// profile.
+    size_t diffTypes = 0;
+    /// A comparison's BASE side under the same view (type sampleType + diffTypes), and per node
+    /// of tree its node there (invalid: a path only in NEW). Null for a single profile and for
+    /// a preview tree.
+    std::shared_ptr<const model::CallTree> baseTree;
+    std::shared_ptr<const std::vector<model::NodeId>> baseMatch;
+    bool isDiff() const { return diffTypes > 0; }
 
     /// source, or profile for a snapshot built without one (by hand, in tests).
     const std::shared_ptr<const model::Profile>& sourceProfile() const { return source ? source : profile; }
@@ -88,6 +100,11 @@ model::Result<std::shared_ptr<const ProfileSnapshot>> makeSnapshot(std::shared_p
 model::Result<std::shared_ptr<const ProfileSnapshot>> loadSnapshot(const std::string& path,
     model::Progress* progress = nullptr, std::optional<size_t> profileIndex = std::nullopt, const PreviewSink& preview = {},
     int64_t previewParts = kPreviewParts);
+
+/// The snapshot of a comparison (ProfileSnapshot::diffTypes): diff's sideBySide profile, NEW's
+/// side of its default sample type drawn, BASE's side built beside it.
+model::Result<std::shared_ptr<const ProfileSnapshot>> makeDiffSnapshot(const model::DiffProfile& diff, std::string path,
+    model::Progress* progress = nullptr);
 
 /// Reads the files and merges them into one profile as `go tool pprof a b` does (mergeProfiles),
 /// then builds its snapshot (path: the first file's); one file is loadSnapshot's. An error names

@@ -3,6 +3,8 @@
 // (so every expected number follows from the samples written below), plus the fixtures'
 // Go profile for the fields a real producer fills in.
 #include "fixtures/fixturepaths.h"
+#include "model/io/folded.h"
+#include "model/io/profileio.h"
 #include "processhelpers.h"
 #include "model/io/pprof/pprof.h"
 #include "model/core/profile.h"
@@ -10,6 +12,7 @@
 
 #include <QByteArray>
 #include <QFile>
+#include <QSet>
 #include <QImage>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -497,6 +500,53 @@ private slots:
         const Run bad = runSymflame({ QStringLiteral("render"), m_profile, QStringLiteral("-o"), out,
             QStringLiteral("--width"), QStringLiteral("0") });
         QCOMPARE(bad.exitCode, 64);
+    }
+
+    // diff render: NEW's graph colored by its change from BASE: a function that grew is red,
+    // one that shrank blue, one unchanged neutral, one only in NEW hatched; the legend says so.
+    void renderDiff()
+    {
+        const auto write = [&](const char* name, const QByteArray& folded) {
+            auto p = model::readFolded(std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(folded.constData()), size_t(folded.size())));
+            QVERIFY(p.ok());
+            QVERIFY(model::saveProfile(*p, path(name).toStdString()).ok());
+        };
+        write("base.pb.gz", "main;grows 100\nmain;shrinks 100\nmain;same 100\n");
+        write("new.pb.gz", "main;grows 200\nmain;shrinks 40\nmain;same 100\nmain;fresh 60\n");
+        const QString out = path("diff.png");
+        const Run r = runSymflame({ QStringLiteral("diff"), QStringLiteral("render"), path("base.pb.gz"), path("new.pb.gz"),
+            QStringLiteral("-o"), out, QStringLiteral("--width=800") });
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const QImage image(out);
+        QVERIFY(!image.isNull());
+        // Rows from the bottom: the legend, then "all", main, then the four functions side by
+        // side in name order over NEW's 400: fresh [0,60), grows [60,260), same [260,360),
+        // shrinks [360,400).
+        const QColor background = image.pixelColor(image.width() - 1, 0);
+        const QColor grew = ui::FlameGraphPainter::diffColor(100, 200, 0, false);
+        // Find the functions' row: the lowest row whose pixel at 'grows' is the grown color.
+        int y = image.height() - 1;
+        const auto at = [](double v) { return int(800 * v / 400); };
+        while (y > 0 && image.pixelColor(at(200), y) != grew)
+            --y;
+        QVERIFY2(y > 0, "no frame in the color of a function that doubled");
+        QCOMPARE(image.pixelColor(at(300), y), ui::FlameGraphPainter::diffColor(100, 100, 1, false)); // same: neutral
+        QCOMPARE(image.pixelColor(at(395), y), ui::FlameGraphPainter::diffColor(100, 40, 0, false)); // shrank: blue
+        QVERIFY(ui::FlameGraphPainter::diffColor(100, 40, 0, false).blue() > ui::FlameGraphPainter::diffColor(100, 40, 0, false).red());
+        QVERIFY(grew.red() > grew.blue());
+        // fresh: only in NEW, the grown color with a hatch of a darker shade over it.
+        QSet<QRgb> freshPixels;
+        for (int x = at(20); x < at(40); ++x)
+            freshPixels << image.pixel(x, y);
+        QVERIFY(freshPixels.contains(ui::FlameGraphPainter::diffColor(0, 60, 0, false).rgb()));
+        QVERIFY2(freshPixels.size() >= 2, "no hatch over the frame only in the new profile");
+        QVERIFY(image.pixelColor(at(395), y) != background);
+
+        // Bad input: BASE and NEW of other sample types; render without -o.
+        const Run bad = runSymflame({ QStringLiteral("diff"), QStringLiteral("render"), path("base.pb.gz"),
+            QString::fromUtf8(fixtures::goHeapProfile), QStringLiteral("-o"), out });
+        QVERIFY(bad.exitCode != 0);
+        QVERIFY2(bad.err.contains("cannot be compared"), bad.err.constData());
     }
 };
 
