@@ -48,6 +48,7 @@ bool envSet(const char* name)
 int runGui(int argc, char** argv)
 {
     std::vector<std::string> files; // several are merged into one profile
+    std::string base; // --base: the profile FILE is compared with
     bool platformGiven = envSet("QT_QPA_PLATFORM");
     for (int i = 1; i < argc; ++i) {
         const std::string_view a = argv[i];
@@ -60,6 +61,12 @@ int runGui(int argc, char** argv)
         }
         if (isQtFlag(a))
             continue;
+        if (a == "--base" || a.starts_with("--base=")) { // compare FILE with BASE
+            if (a == "--base" && i + 1 >= argc)
+                return usageError("option '--base' needs a value");
+            base = a == "--base" ? std::string(argv[++i]) : std::string(a.substr(7));
+            continue;
+        }
         if (a.size() > 1 && a[0] == '-')
             return usageError("unknown option '" + std::string(a) + "'");
         files.emplace_back(a);
@@ -68,6 +75,13 @@ int runGui(int argc, char** argv)
         std::error_code ec;
         if (!std::filesystem::exists(file, ec))
             return inputError(file, "no such file");
+    }
+    if (!base.empty()) {
+        std::error_code ec;
+        if (!std::filesystem::exists(base, ec))
+            return inputError(base, "no such file");
+        if (files.empty())
+            return usageError("--base compares a FILE with BASE; give the FILE");
     }
     if (!platformGiven && !envSet("DISPLAY") && !envSet("WAYLAND_DISPLAY")) {
         std::fputs("symflame: no display to open the viewer on (neither DISPLAY nor WAYLAND_DISPLAY is set)\n"
@@ -93,6 +107,8 @@ int runGui(int argc, char** argv)
     for (const std::string& file : files)
         paths << QString::fromLocal8Bit(file.c_str());
     window.openFiles(paths);
+    if (!base.empty())
+        window.compareWith(QString::fromLocal8Bit(base.c_str()));
     return app.exec();
 }
 

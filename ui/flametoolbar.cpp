@@ -1,5 +1,7 @@
 #include "ui/flametoolbar.h"
 
+#include <span>
+
 #include "ui/breadcrumb.h"
 #include "ui/flamegraphwidget.h"
 
@@ -93,7 +95,9 @@ void FlameToolBar::setSnapshot(std::shared_ptr<const ProfileSnapshot> snapshot)
     m_profileChoice->clear();
     if (m_snapshot) {
         const Profile& profile = *m_snapshot->profile;
-        for (const ValueType& t : profile.sampleTypes) {
+        // A comparison's second half of types is BASE's side of the first: not a choice.
+        const size_t choices = m_snapshot->isDiff() ? m_snapshot->diffTypes : profile.sampleTypes.size();
+        for (const ValueType& t : std::span(profile.sampleTypes).first(choices)) {
             const QString type = QString::fromUtf8(profile.str(t.type));
             const QString unit = QString::fromUtf8(profile.str(t.unit));
             m_sampleType->addItem(unit.isEmpty() ? type : tr("%1 (%2)").arg(type, unit));

@@ -35,7 +35,9 @@ void LegendWidget::setLegend(const FlameGraphPainter& painter, bool dark)
     for (const FlameGraphPainter::LegendEntry& e : painter.legend(dark)) {
         QPixmap swatch(14, 14);
         swatch.fill(e.color);
-        auto* item = new QListWidgetItem(QIcon(swatch), (e.symbols.size() == 1 ? tr("%1 (1 function)").arg(e.label) : tr("%1 (%2 functions)").arg(e.label).arg(e.symbols.size())));
+        auto* item = new QListWidgetItem(QIcon(swatch), (e.symbols.empty() ? e.label // what a color means (a comparison's), no functions of its own
+                : e.symbols.size() == 1 ? tr("%1 (1 function)").arg(e.label)
+                                        : tr("%1 (%2 functions)").arg(e.label).arg(e.symbols.size())));
         QVariantList ids;
         ids.reserve(qsizetype(e.symbols.size()));
         for (SymbolId id : e.symbols)
@@ -47,8 +49,8 @@ void LegendWidget::setLegend(const FlameGraphPainter& painter, bool dark)
 
 void LegendWidget::clickItem(QListWidgetItem* item)
 {
-    if (!m_hasSnapshot)
-        return;
+    if (!m_hasSnapshot || item->data(kSymbolsRole).toList().isEmpty())
+        return; // an entry that only says what a color means
     if (item->data(kActiveRole).toBool()) {
         item->setData(kActiveRole, false);
         clearSelection();

@@ -216,8 +216,10 @@ void MainWindow::applyColorScheme(FlameGraphPainter::ColorScheme scheme)
 
 FlameGraphPainter::ColorScheme MainWindow::defaultColorScheme() const
 {
+    if (m_session->isComparing())
+        return FlameGraphPainter::ColorScheme::Diff;
     const QVariant chosen = QSettings().value(QLatin1String(kColorByKey));
-    if (chosen.isValid() && chosen.toInt() >= 0 && chosen.toInt() <= int(FlameGraphPainter::ColorScheme::Kind))
+    if (chosen.isValid() && chosen.toInt() >= 0 && chosen.toInt() <= int(FlameGraphPainter::ColorScheme::Kind)) // not Diff
         return FlameGraphPainter::ColorScheme(chosen.toInt());
     // Native frames from two binaries or more: by binary, as users of whole-system profilers
     // triage; one binary (a Go program, a script): by name.
@@ -355,6 +357,30 @@ void MainWindow::createMenus()
     save->setObjectName(QStringLiteral("saveSymbolizedAction"));
     save->setShortcut(QKeySequence::SaveAs);
     m_profileActions << save;
+    file->addSeparator();
+    QAction* compare = file->addAction(tr("&Compare With\u2026"), this, [this] {
+        const QString base = QFileDialog::getOpenFileName(this, tr("Compare With (the Base Profile)"),
+            QFileInfo(currentFile()).absolutePath(), tr("Profiles (*.pb *.pb.gz *.pprof *.prof *.json *.cpuprofile *.gz *.zst);;All files (*)"));
+        if (!base.isEmpty())
+            compareWith(base);
+    });
+    compare->setObjectName(QStringLiteral("compareAction"));
+    compare->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_D));
+    compare->setStatusTip(tr("Show how this profile differs from another: red grew, blue shrank"));
+    m_profileActions << compare;
+    m_stopCompareAction = file->addAction(tr("Stop Co&mparing"), this, &MainWindow::stopComparing);
+    m_stopCompareAction->setObjectName(QStringLiteral("stopCompareAction"));
+    m_stopCompareAction->setEnabled(false);
+    m_normalizeAction = file->addAction(tr("&Normalize Comparison"));
+    m_normalizeAction->setCheckable(true);
+    m_normalizeAction->setChecked(QSettings().value(QStringLiteral("compare/normalize"), true).toBool());
+    m_normalizeAction->setToolTip(tr("Scale the new profile to the base's total before comparing"));
+    connect(m_normalizeAction, &QAction::toggled, this, [this](bool on) {
+        QSettings().setValue(QStringLiteral("compare/normalize"), on);
+        if (isComparing())
+            compareWith(m_session->basePath());
+    });
+    file->addSeparator();
     QAction* exportAction = file->addAction(tr("&Export…"), this, &MainWindow::exportDialog);
     exportAction->setObjectName(QStringLiteral("exportAction"));
     exportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
@@ -396,10 +422,12 @@ void MainWindow::createMenus()
         { tr("&Binary"), FlameGraphPainter::ColorScheme::Binary },
         { tr("&Symbolization Status"), FlameGraphPainter::ColorScheme::Status },
         { tr("Frame &Type"), FlameGraphPainter::ColorScheme::Kind },
+        { tr("&Change (Comparing)"), FlameGraphPainter::ColorScheme::Diff },
     };
     for (const auto& [name, scheme] : schemes) {
         QAction* a = colors->addAction(name, this, [this, scheme = scheme] {
-            QSettings().setValue(QLatin1String(kColorByKey), int(scheme)); // the user's choice, from now on
+            if (scheme != FlameGraphPainter::ColorScheme::Diff) // a comparison's own, never a default
+                QSettings().setValue(QLatin1String(kColorByKey), int(scheme)); // the user's choice, from now on
             applyColorScheme(scheme);
         });
         a->setCheckable(true);
@@ -732,10 +760,24 @@ void MainWindow::showFinished(
         m_binariesSized = false;
         applyColorScheme(defaultColorScheme());
     }
+    if (change == ProfileSession::Change::Compared) {
+        // Into a comparison (colored by change) or out of one (the profile's own colors).
+        applyColorScheme(defaultColorScheme());
+        updateTitle();
+        if (isComparing())
+            m_hoverLabel->setText(tr("Compared with %1%2: red grew, blue shrank, hatched only in this profile")
+                                      .arg(QFileInfo(m_session->basePath()).fileName(),
+                                          m_normalizeAction->isChecked() ? tr(" (normalized)") : QString()));
+        return;
+    }
     const QStringList files = m_session->files();
     for (auto it = files.rbegin(); it != files.rend(); ++it)
         m_recent->add(*it);
     emit loadFinished(path);
+    if (change == ProfileSession::Change::Loaded && !m_compareWhenLoaded.isEmpty()) {
+        compareWith(std::exchange(m_compareWhenLoaded, QString())); // symbolizes both sides itself
+        return;
+    }
     if (change == ProfileSession::Change::Loaded && path == currentFile()
         && QSettings().value(QLatin1String(kSymbolizeAfterLoadingKey), true).toBool())
         startSymbolization();
@@ -865,8 +907,34 @@ QString MainWindow::filesName() const
 
 void MainWindow::updateTitle()
 {
-    const QString name = filesName();
+    QString name = filesName();
+    if (isComparing())
+        name = tr("%1 compared with %2").arg(name, QFileInfo(m_session->basePath()).fileName());
     setWindowTitle(name.isEmpty() ? QStringLiteral("symflame") : tr("%1 \u2014 symflame").arg(name));
+    if (m_stopCompareAction)
+        m_stopCompareAction->setEnabled(isComparing());
+    for (QAction* a : m_colorActions)
+        if (a->data().toInt() == int(FlameGraphPainter::ColorScheme::Diff))
+            a->setEnabled(isComparing());
+}
+
+void MainWindow::compareWith(const QString& basePath)
+{
+    if (!m_session->snapshot() || m_loading) {
+        m_compareWhenLoaded = basePath; // once the profile being loaded is shown
+        return;
+    }
+    m_session->compareWith(basePath, SymbolizeSettings::load().toOptions(), m_normalizeAction->isChecked());
+}
+
+void MainWindow::stopComparing()
+{
+    m_session->stopComparing();
+}
+
+bool MainWindow::isComparing() const
+{
+    return m_session->isComparing();
 }
 
 void MainWindow::updateStatus()
@@ -878,6 +946,15 @@ void MainWindow::updateStatus()
     }
     const Profile& profile = *snapshot->profile;
     const int64_t total = snapshot->tree ? snapshot->tree->totalValue() : 0;
+    if (snapshot->baseTree) {
+        // A comparison: both sides' totals of the type shown.
+        m_statusLabel->setText(tr("%1 %2, base %3%4")
+                                   .arg(QString::fromUtf8(snapshot->typeName()),
+                                       QString::fromStdString(formatValue(total, snapshot->unit())),
+                                       QString::fromStdString(formatValue(snapshot->baseTree->totalValue(), snapshot->unit())),
+                                       m_normalizeAction && m_normalizeAction->isChecked() ? tr(" (normalized)") : QString()));
+        return;
+    }
     QLocale locale;
     const SampleTally tally = profile.sampleTally();
     const QString count = locale.toString(qulonglong(tally.count));

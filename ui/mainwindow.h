@@ -53,6 +53,14 @@ public:
     void openFile(const QString& path);
     /// Loads the files and merges them into one profile (File › Open and drops of several).
     void openFiles(const QStringList& paths);
+    /// Compares the profile shown with the file at basePath (File › Compare With…): both
+    /// symbolized, then NEW's graph colored by its change from BASE, normalized to BASE's total
+    /// unless View › Normalize Comparison is off. Before a profile is shown, it is compared once
+    /// loaded (`symflame NEW --base BASE`).
+    void compareWith(const QString& basePath);
+    /// Back to the profile alone (File › Stop Comparing).
+    void stopComparing();
+    bool isComparing() const;
     /// Shows an already built snapshot (tests, and the end of a background load).
     void showSnapshot(std::shared_ptr<const ProfileSnapshot> snapshot);
 
@@ -166,6 +174,9 @@ private:
     StartPage* m_startPage = nullptr;
     QStackedWidget* m_pages = nullptr; ///< the start page or the flame graph
     QList<QAction*> m_colorActions; ///< Color By, data() = the scheme
+    QAction* m_stopCompareAction = nullptr;
+    QAction* m_normalizeAction = nullptr;
+    QString m_compareWhenLoaded; ///< a BASE to compare the file being loaded with
     QList<QAction*> m_profileActions; ///< enabled only while a profile is shown
     bool m_binariesSized = false; ///< sizeDocks ran after this file's first pass
     QByteArray m_defaultLayout; ///< saveState() right after the docks were made

@@ -38,6 +38,12 @@ QStringList ProfileSession::files() const
 
 void ProfileSession::setSnapshot(std::shared_ptr<const ProfileSnapshot> snapshot)
 {
+    // Another profile: no comparison to go back from.
+    m_beforeCompare.reset();
+    m_beforeCompareAsRead.reset();
+    m_beforeCompareReport.reset();
+    m_beforeCompareSources.clear();
+    m_basePath.clear();
     m_snapshot = std::move(snapshot);
     m_asRead = m_snapshot ? m_snapshot->sourceProfile() : nullptr;
     m_showingPreview = false;
@@ -112,6 +118,11 @@ bool ProfileSession::symbolize(const symbolize::SymbolizeOptions& options)
 {
     if (!m_snapshot)
         return false;
+    if (isComparing()) {
+        // Both sides again, with the new options.
+        compareWith(m_basePath, options, m_normalized);
+        return true;
+    }
     // The source: the profile as read, before grouping by label (whose frames need no symbols).
     const std::shared_ptr<const Profile> asRead = m_asRead ? m_asRead : m_snapshot->sourceProfile();
     const Profile& profile = *asRead;
@@ -138,6 +149,74 @@ bool ProfileSession::symbolize(const symbolize::SymbolizeOptions& options)
             return withProfile(*snapshot, std::move(copy), progress);
         });
     return true;
+}
+
+void ProfileSession::compareWith(const QString& basePath, const symbolize::SymbolizeOptions& options, bool normalize)
+{
+    if (!m_snapshot)
+        return;
+    if (!isComparing()) {
+        m_beforeCompare = m_snapshot;
+        m_beforeCompareAsRead = m_asRead;
+        m_beforeCompareReport = m_report;
+        m_beforeCompareSources = m_debugSources;
+    }
+    // NEW as read (the pass of the shown profile ran over a copy of it) and the options of the
+    // comparison: both sides symbolized alike, so that their frames meet by name.
+    const std::shared_ptr<const Profile> next
+        = m_beforeCompareAsRead ? m_beforeCompareAsRead : m_beforeCompare->sourceProfile();
+    const std::string base = QFile::encodeName(basePath).toStdString();
+    const std::string shownPath = QFile::encodeName(path()).toStdString();
+    m_pendingBasePath = basePath;
+    m_normalized = normalize;
+    start(path(), tr("Comparing with %1").arg(QFileInfo(basePath).fileName()), Change::Compared,
+        [next, base, shownPath, options, normalize](
+            Progress* progress, const PreviewSink&) -> Result<std::shared_ptr<const ProfileSnapshot>> {
+            StageProgress reading(progress, 0, 200);
+            reading.setStage("reading the base profile");
+            auto loaded = loadProfile(base, {}, &reading);
+            if (!loaded)
+                return loaded.error().withPath(base);
+            Profile baseProfile = std::move(loaded).value();
+            Profile newProfile = *next;
+            {
+                StageProgress stage(progress, 200, 500);
+                stage.setStage("symbolizing the base profile");
+                symbolize::SymbolizationPass pass { options };
+                if (auto r = pass.run(baseProfile, &stage); !r)
+                    return r.error();
+            }
+            {
+                StageProgress stage(progress, 500, 800);
+                stage.setStage("symbolizing the new profile");
+                symbolize::SymbolizationPass pass { options };
+                if (auto r = pass.run(newProfile, &stage); !r)
+                    return r.error();
+            }
+            if (progress && progress->isCancelled())
+                return makeError(ErrorCode::Cancelled, "comparing was cancelled", base);
+            DiffOptions diffOptions;
+            diffOptions.normalize = normalize;
+            auto diff = diffProfiles(std::move(baseProfile), std::move(newProfile), diffOptions);
+            if (!diff)
+                return diff.error().withPath(base);
+            StageProgress stage(progress, 800, StageProgress::kScale);
+            return makeDiffSnapshot(*diff, shownPath, &stage);
+        });
+}
+
+void ProfileSession::stopComparing()
+{
+    if (!isComparing() || !m_beforeCompare)
+        return;
+    cancel();
+    auto keep = m_beforeCompare;
+    m_snapshot = std::move(m_beforeCompare);
+    m_asRead = std::move(m_beforeCompareAsRead);
+    m_report = std::move(m_beforeCompareReport);
+    m_debugSources = std::move(m_beforeCompareSources);
+    m_basePath.clear();
+    emit finished(Change::Compared, path(), nullptr);
 }
 
 bool ProfileSession::cancel()
@@ -217,6 +296,13 @@ void ProfileSession::finish(const QString& path, Change change, const Outcome& o
         m_report = std::make_shared<const symbolize::SymbolizeReport>(std::move(m_pendingSymbolize->report));
         m_debugSources = std::move(m_pendingSymbolize->debugSources);
         m_pendingSymbolize.reset();
+    } else if (change == Change::Compared) {
+        // A comparison: its own profile; the report of NEW's last pass stays for the binaries
+        // panel (the binaries of NEW).
+        m_snapshot = outcome.snapshot;
+        m_asRead = outcome.snapshot->sourceProfile();
+        m_showingPreview = false;
+        m_basePath = m_pendingBasePath;
     } else if (change == Change::Rebuilt && m_snapshot && m_snapshot->sourceProfile() == outcome.snapshot->sourceProfile()) {
         // Another tree (or grouping) of the same profile: the symbolization report still
         // describes it (grouping adds locations, never mappings).

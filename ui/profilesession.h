@@ -27,6 +27,7 @@ public:
         Loaded, ///< another file or another profile of the file
         Rebuilt, ///< the same profile, another sample type or view
         Symbolized, ///< the same profile with names for addresses
+        Compared, ///< the profile compared with another (a diff snapshot), or back from that
     };
 
     explicit ProfileSession(QObject* parent = nullptr);
@@ -46,6 +47,16 @@ public:
     /// read, not from the last pass's result, so each binary's report comes from the current
     /// options (a directory added or removed, a server turned off) and never from an earlier pass.
     bool symbolize(const symbolize::SymbolizeOptions& options);
+    /// Compares the profile shown (NEW) with the file at basePath (BASE) in the background: both
+    /// symbolized with options first (from the addresses as read), then diffed (normalize: NEW
+    /// scaled to BASE's total) into a diff snapshot, emitted as Change::Compared.
+    void compareWith(const QString& basePath, const symbolize::SymbolizeOptions& options, bool normalize);
+    /// Back to the profile shown before compareWith (its snapshot and report), as Change::Compared.
+    void stopComparing();
+    bool isComparing() const { return m_snapshot && m_snapshot->isDiff(); }
+    /// The BASE file of the comparison shown; empty when none.
+    QString basePath() const { return m_basePath; }
+
     /// Cancels the running job; true when one was running.
     bool cancel();
     bool isBusy() const { return m_jobs.isRunning(); }
@@ -110,6 +121,13 @@ private:
     QMap<int, QString> m_debugSources;
     std::shared_ptr<SymbolizeResult> m_pendingSymbolize; ///< filled by the running symbolization
     JobTracker m_jobs { this };
+    /// While comparing: what was shown before (restored by stopComparing) and BASE's file.
+    std::shared_ptr<const ProfileSnapshot> m_beforeCompare;
+    std::shared_ptr<const model::Profile> m_beforeCompareAsRead;
+    std::shared_ptr<const symbolize::SymbolizeReport> m_beforeCompareReport;
+    QMap<int, QString> m_beforeCompareSources;
+    QString m_basePath, m_pendingBasePath;
+    bool m_normalized = true; ///< the comparison's NEW scaled to BASE's total
 };
 
 } // namespace symflame::ui

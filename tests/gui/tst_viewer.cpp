@@ -28,6 +28,7 @@
 #include <QImage>
 #include <QSettings>
 #include <QDialog>
+#include <QComboBox>
 #include <QSpinBox>
 #include <QDoubleSpinBox>
 #include <QFileInfo>
@@ -655,6 +656,80 @@ private slots:
                 QCOMPARE(png.height(), int(std::lround((c.height > 0 ? c.height : allRowsHeight) * c.scale)));
             }
         }
+    }
+
+    // File > Compare With: the profile shown (NEW) against another (BASE), both symbolized,
+    // NEW's graph colored by change, normalized to BASE's total; the sample types offered are
+    // NEW's only; frames only in NEW are told apart; Stop Comparing goes back.
+    void compareWithAnotherProfile()
+    {
+        ui::MainWindow window;
+        window.setErrorDialogsEnabled(false);
+        window.resize(1200, 800);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QSignalSpy finished(&window, &ui::MainWindow::loadFinished);
+        const QString next = QString::fromUtf8(fixtures::demoProfile), base = QString::fromUtf8(fixtures::goCpuProfile);
+        window.openFile(next);
+        QVERIFY(finished.wait(30000));
+        QTRY_VERIFY(!window.isLoading());
+        const auto alone = window.flameGraph()->snapshot();
+        auto* compare = window.findChild<QAction*>(QStringLiteral("compareAction"));
+        QVERIFY(compare && compare->isEnabled());
+        QCOMPARE(compare->shortcut(), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_D));
+        window.compareWith(base);
+        QTRY_VERIFY_WITH_TIMEOUT(window.isComparing(), 30000);
+        QTRY_VERIFY(!window.isLoading());
+        const auto snap = window.flameGraph()->snapshot();
+        QVERIFY(snap->isDiff() && snap->baseTree && snap->baseMatch);
+        QVERIFY(window.flameGraph()->painter().colorScheme() == ui::FlameGraphPainter::ColorScheme::Diff);
+        QVERIFY2(window.windowTitle().contains(QStringLiteral("compared with go-cpu")), qPrintable(window.windowTitle()));
+        // BASE's side is the base profile's total; NEW's, normalized, the same within rounding.
+        auto baseProfile = model::loadProfile(fixtures::goCpuProfile);
+        QVERIFY(baseProfile.ok());
+        const size_t cpu = 1;
+        QCOMPARE(snap->sampleType, cpu);
+        QCOMPARE(snap->baseTree->totalValue(), baseProfile->totalValue(cpu));
+        QVERIFY(std::abs(snap->tree->totalValue() - baseProfile->totalValue(cpu)) <= int64_t(snap->profile->sampleCount()));
+        // The sample type chooser: NEW's two types, not BASE's copies.
+        auto* combo = window.findChild<QComboBox*>();
+        QVERIFY(combo);
+        int types = 0;
+        for (QComboBox* c : window.findChildren<QComboBox*>())
+            if (c->count() > 0 && c->itemText(0).startsWith(QStringLiteral("samples")))
+                types = c->count();
+        QCOMPARE(types, 2);
+        // A function only in NEW (the demo's main.escapeTime) has no BASE node; the runtime's
+        // paths are in both.
+        const auto& painter = window.flameGraph()->painter();
+        int onlyNew = 0, both = 0;
+        for (size_t i = 1; i < snap->tree->size(); ++i) {
+            const std::string name = snap->symbols->displayName(snap->tree->node(NodeId(i)).symbol);
+            if (name == "main.escapeTime")
+                onlyNew += !painter.inBase(NodeId(i));
+            both += snap->tree->node(NodeId(i)).depth >= 2 && painter.inBase(NodeId(i)); // paths in both
+        }
+        QVERIFY(onlyNew > 0);
+        QVERIFY(both > 0);
+        ui::FlameGraphPainter::Hit rootHit;
+        rootHit.node = snap->tree->root();
+        rootHit.row = 0;
+        QVERIFY2(painter.summary(rootHit).contains(QStringLiteral("base ")), qPrintable(painter.summary(rootHit)));
+        saveShot(window.grab().toImage(), QStringLiteral("window-compare.png"));
+
+        window.stopComparing();
+        QTRY_VERIFY(!window.isComparing());
+        QCOMPARE(window.flameGraph()->snapshot(), alone);
+        QVERIFY(window.flameGraph()->painter().colorScheme() != ui::FlameGraphPainter::ColorScheme::Diff);
+        QVERIFY(!window.windowTitle().contains(QStringLiteral("compared")));
+
+        // A base of other sample types: a clear failure, the profile still shown.
+        QSignalSpy failed(&window, &ui::MainWindow::loadFailed);
+        window.compareWith(QString::fromUtf8(fixtures::goHeapProfile));
+        QTRY_VERIFY_WITH_TIMEOUT(failed.count() == 1, 30000);
+        QVERIFY2(failed.first().at(1).toString().contains(QStringLiteral("cannot be compared")), qPrintable(failed.first().at(1).toString()));
+        QVERIFY(!window.isComparing());
+        QVERIFY(window.flameGraph()->snapshot() == alone);
     }
 
     // Dragging a zoomed-in view pans it by the distance dragged, and the release is no click.
