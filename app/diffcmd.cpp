@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <future>
 #include <map>
 #include <string>
 #include <vector>
@@ -101,10 +102,12 @@ int runDiffCommand(int argc, char** argv)
     }
     const std::string& basePath = args->positional[1];
     const std::string& newPath = args->positional[2];
-    auto base = loadProfile(basePath);
+    // Both files at once: inflating one is serial, so the other core reads the other.
+    auto baseLoad = std::async(std::launch::async, [&] { return loadProfile(basePath); });
+    auto next = loadProfile(newPath);
+    auto base = baseLoad.get();
     if (!base)
         return inputError(basePath, base.error().message);
-    auto next = loadProfile(newPath);
     if (!next)
         return inputError(newPath, next.error().message);
     DiffOptions options;

@@ -19,6 +19,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <future>
 
 namespace symflame::app {
 
@@ -104,6 +105,10 @@ int runRender(char* argv0, int argc, char** argv)
     LoadOptions loadOptions;
     if (!parseProfileOption(*args, &loadOptions.profileIndex, &error))
         return usageError("render: " + error);
+    // A comparison's BASE is read while NEW is (inflating is serial: the other core reads it).
+    std::future<Result<Profile>> baseLoad;
+    if (const auto basePath = args->value("diff-base"))
+        baseLoad = std::async(std::launch::async, [basePath = *basePath, loadOptions] { return loadProfile(basePath, loadOptions); });
     auto loaded = loadProfile(path, loadOptions);
     if (!loaded)
         return inputError(loaded.error().path.empty() ? path : loaded.error().path, loaded.error().message);
@@ -121,7 +126,7 @@ int runRender(char* argv0, int argc, char** argv)
     Result<std::shared_ptr<const ui::ProfileSnapshot>> snapshot = makeError(ErrorCode::InvalidInput, "no snapshot");
     if (const auto basePath = args->value("diff-base")) {
         // A comparison: NEW's side drawn, colored by its change from BASE.
-        auto base = loadProfile(*basePath, loadOptions);
+        auto base = baseLoad.get();
         if (!base)
             return inputError(*basePath, base.error().message);
         DiffOptions diffOptions;

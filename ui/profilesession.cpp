@@ -7,6 +7,7 @@
 #include <QPromise>
 
 #include <algorithm>
+#include <future>
 
 namespace symflame::ui {
 
@@ -172,25 +173,25 @@ void ProfileSession::compareWith(const QString& basePath, const symbolize::Symbo
     start(path(), tr("Comparing with %1").arg(QFileInfo(basePath).fileName()), Change::Compared,
         [next, base, shownPath, options, normalize](
             Progress* progress, const PreviewSink&) -> Result<std::shared_ptr<const ProfileSnapshot>> {
-            StageProgress reading(progress, 0, 200);
-            reading.setStage("reading the base profile");
-            auto loaded = loadProfile(base, {}, &reading);
+            // BASE is read on another thread while NEW is symbolized.
+            auto baseLoad = std::async(std::launch::async, [base] { return loadProfile(base); });
+            Profile newProfile = *next;
+            {
+                StageProgress stage(progress, 0, 400);
+                stage.setStage("reading the base profile, symbolizing this one");
+                symbolize::SymbolizationPass pass { options };
+                if (auto r = pass.run(newProfile, &stage); !r)
+                    return r.error();
+            }
+            auto loaded = baseLoad.get();
             if (!loaded)
                 return loaded.error().withPath(base);
             Profile baseProfile = std::move(loaded).value();
-            Profile newProfile = *next;
             {
-                StageProgress stage(progress, 200, 500);
+                StageProgress stage(progress, 400, 800);
                 stage.setStage("symbolizing the base profile");
                 symbolize::SymbolizationPass pass { options };
                 if (auto r = pass.run(baseProfile, &stage); !r)
-                    return r.error();
-            }
-            {
-                StageProgress stage(progress, 500, 800);
-                stage.setStage("symbolizing the new profile");
-                symbolize::SymbolizationPass pass { options };
-                if (auto r = pass.run(newProfile, &stage); !r)
                     return r.error();
             }
             if (progress && progress->isCancelled())
