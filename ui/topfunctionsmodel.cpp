@@ -3,6 +3,8 @@
 
 #include "model/core/frameformat.h"
 
+#include <QColor>
+
 namespace symflame::ui {
 
 using namespace symflame::model;
@@ -12,13 +14,29 @@ TopFunctionsModel::TopFunctionsModel(QObject* parent)
 {
 }
 
-void TopFunctionsModel::setEntries(
-    std::shared_ptr<const ProfileSnapshot> snapshot, std::vector<TopEntry> entries, int64_t total)
+void TopFunctionsModel::setEntries(std::shared_ptr<const ProfileSnapshot> snapshot, std::vector<TopEntry> entries,
+    int64_t total, const std::vector<TopEntry>& base)
 {
     beginResetModel();
     m_snapshot = std::move(snapshot);
     m_entries = m_snapshot ? std::move(entries) : std::vector<TopEntry>();
     m_total = total;
+    m_baseFlat.clear();
+    m_baseCum.clear();
+    if (m_snapshot && m_snapshot->isDiff()) {
+        const size_t n = m_snapshot->symbols->size();
+        m_baseFlat.assign(n, 0);
+        m_baseCum.assign(n, 0);
+        std::vector<uint8_t> listed(n, 0);
+        for (const TopEntry& e : m_entries)
+            listed[e.symbol.index()] = 1;
+        for (const TopEntry& e : base) {
+            m_baseFlat[e.symbol.index()] = e.flat;
+            m_baseCum[e.symbol.index()] = e.cum;
+            if (!listed[e.symbol.index()])
+                m_entries.push_back(TopEntry { e.symbol, 0, 0 }); // only in BASE: it vanished
+        }
+    }
     m_sharedNames.clear();
     if (m_snapshot) {
         QSet<QString> seen;
@@ -74,11 +92,36 @@ QVariant TopFunctionsModel::data(const QModelIndex& index, int role) const
             return QString::fromStdString(formatValueScaled(e.cum, unit, m_total));
         case TotalPercent:
             return QString::number(percent(e.cum), 'f', 2) + QLatin1Char('%');
+        case SelfChange:
+        case TotalChange: {
+            if (!hasBase())
+                return {};
+            const bool self = index.column() == SelfChange;
+            const int64_t base = self ? m_baseFlat[e.symbol.index()] : m_baseCum[e.symbol.index()];
+            const int64_t next = self ? e.flat : e.cum, delta = next - base;
+            const QString value = (delta > 0 ? QStringLiteral("+") : QString())
+                + QString::fromStdString(formatValueScaled(delta, unit, m_total));
+            if (role == Qt::DisplayRole) // the change alone; the tooltip says how much that is
+                return value;
+            if (base == 0)
+                return delta == 0 ? value : value + tr(" (new)");
+            return QStringLiteral("%1 (%2%3%)")
+                .arg(value, delta > 0 ? QStringLiteral("+") : QString())
+                .arg(100.0 * double(delta) / double(base), 0, 'f', 1);
+        }
         case Binary:
             return binary();
         default:
             return {};
         }
+    }
+    if (role == Qt::ForegroundRole && hasBase() && (index.column() == SelfChange || index.column() == TotalChange)) {
+        // Red grew, blue shrank, as the graph.
+        const bool self = index.column() == SelfChange;
+        const int64_t delta = (self ? e.flat - m_baseFlat[e.symbol.index()] : e.cum - m_baseCum[e.symbol.index()]);
+        if (delta != 0)
+            return QColor(delta > 0 ? QColor(190, 30, 30) : QColor(30, 80, 200));
+        return {};
     }
     if (role == SortRole) {
         switch (index.column()) {
@@ -90,6 +133,10 @@ QVariant TopFunctionsModel::data(const QModelIndex& index, int role) const
         case Total:
         case TotalPercent:
             return QVariant::fromValue<qlonglong>(e.cum);
+        case SelfChange:
+            return hasBase() ? QVariant::fromValue<qlonglong>(e.flat - m_baseFlat[e.symbol.index()]) : QVariant();
+        case TotalChange:
+            return hasBase() ? QVariant::fromValue<qlonglong>(e.cum - m_baseCum[e.symbol.index()]) : QVariant();
         case Binary:
             return binary();
         default:
@@ -138,6 +185,10 @@ QVariant TopFunctionsModel::headerData(int section, Qt::Orientation orientation,
         return tr("Self %");
     case Total:
         return tr("Total");
+    case SelfChange:
+        return tr("Self Change");
+    case TotalChange:
+        return tr("Total Change");
     case TotalPercent:
         return tr("Total %");
     case Binary:

@@ -17,15 +17,20 @@ namespace symflame::ui {
 class TopFunctionsModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { Function, Self, SelfPercent, Total, TotalPercent, Binary, ColumnCount };
+    /// SelfChange and TotalChange: a comparison's change from BASE ("+12ms (+25.0%)"); empty
+    /// for a single profile (the panel hides them then).
+    enum Column { Function, Self, SelfPercent, Total, TotalPercent, SelfChange, TotalChange, Binary, ColumnCount };
     static constexpr int SortRole = Qt::UserRole + 1;
     static constexpr int SymbolRole = Qt::UserRole + 2; ///< the row's model::SymbolId value
 
     explicit TopFunctionsModel(QObject* parent = nullptr);
 
     /// Replaces every row; total is what the percentages are of.
+    /// base: a comparison's BASE side (its top entries), whose functions absent from entries get
+    /// rows of their own (value 0 in NEW: they vanished).
     void setEntries(std::shared_ptr<const ProfileSnapshot> snapshot, std::vector<model::TopEntry> entries,
-        int64_t total);
+        int64_t total, const std::vector<model::TopEntry>& base = {});
+    bool hasBase() const { return !m_baseFlat.empty(); }
     const std::vector<model::TopEntry>& entries() const { return m_entries; }
 
     int rowCount(const QModelIndex& parent = {}) const override;
@@ -41,6 +46,7 @@ private:
     QSet<QString> m_sharedNames; ///< names of more than one row
     std::vector<model::TopEntry> m_entries;
     int64_t m_total = 0;
+    std::vector<int64_t> m_baseFlat, m_baseCum; ///< per symbol, a comparison's BASE values
 };
 
 } // namespace symflame::ui

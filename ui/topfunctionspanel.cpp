@@ -39,6 +39,8 @@ TopFunctionsPanel::TopFunctionsPanel(QWidget* parent)
     header->setSectionResizeMode(TopFunctionsModel::Function, QHeaderView::Stretch);
     header->setMinimumSectionSize(m_view->fontMetrics().horizontalAdvance(QStringLiteral("000")));
     m_view->setColumnHidden(TopFunctionsModel::Binary, true);
+    m_view->setColumnHidden(TopFunctionsModel::SelfChange, true); // a comparison's
+    m_view->setColumnHidden(TopFunctionsModel::TotalChange, true);
     header->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(header, &QWidget::customContextMenuRequested, this, [this, header](const QPoint& at) {
         QMenu menu;
@@ -90,13 +92,25 @@ void TopFunctionsPanel::setSnapshot(std::shared_ptr<const ProfileSnapshot> snaps
     m_model->setEntries(nullptr, {}, 0);
     if (!snapshot)
         return;
+    using Sides = std::pair<std::vector<TopEntry>, std::vector<TopEntry>>;
     m_jobs.run(
         [snapshot] {
             const StackFilter filter = snapshot->filter();
-            return topFunctions(*snapshot->profile, *snapshot->symbols, snapshot->sampleType, &filter);
+            Sides sides;
+            sides.first = topFunctions(*snapshot->profile, *snapshot->symbols, snapshot->sampleType, &filter);
+            if (snapshot->isDiff()) // BASE's side too, for the change columns
+                sides.second = topFunctions(*snapshot->profile, *snapshot->symbols,
+                    snapshot->sampleType % snapshot->diffTypes + snapshot->diffTypes, &filter);
+            return sides;
         },
-        [this, snapshot](std::vector<TopEntry> entries) {
-            m_model->setEntries(snapshot, std::move(entries), snapshot->tree->totalValue());
+        [this, snapshot](Sides sides) {
+            m_model->setEntries(snapshot, std::move(sides.first), snapshot->tree->totalValue(), sides.second);
+            // A comparison shows the changes where the shares were (header menu for the rest).
+            const bool diff = m_model->hasBase();
+            m_view->setColumnHidden(TopFunctionsModel::SelfChange, !diff);
+            m_view->setColumnHidden(TopFunctionsModel::TotalChange, !diff);
+            m_view->setColumnHidden(TopFunctionsModel::SelfPercent, diff);
+            m_view->setColumnHidden(TopFunctionsModel::TotalPercent, diff);
         });
 }
 

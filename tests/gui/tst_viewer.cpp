@@ -715,6 +715,22 @@ private slots:
         rootHit.node = snap->tree->root();
         rootHit.row = 0;
         QVERIFY2(painter.summary(rootHit).contains(QStringLiteral("base ")), qPrintable(painter.summary(rootHit)));
+        // Top Functions: each function's change of self and total; the self changes add up to the
+        // change of the totals; a function only in BASE (goprog's main.fib) is listed, vanished.
+        auto* top = window.topFunctionsModel();
+        QTRY_VERIFY(top->rowCount() > 0 && top->hasBase());
+        int64_t selfChanges = 0;
+        bool vanished = false, fresh = false;
+        for (int r = 0; r < top->rowCount(); ++r) {
+            selfChanges += top->index(r, ui::TopFunctionsModel::SelfChange).data(ui::TopFunctionsModel::SortRole).toLongLong();
+            const QString name = top->index(r, ui::TopFunctionsModel::Function).data().toString();
+            const QString change = top->index(r, ui::TopFunctionsModel::SelfChange).data(Qt::ToolTipRole).toString();
+            vanished = vanished || (name == QStringLiteral("main.fib") && change.contains(QStringLiteral("-100.0%")));
+            fresh = fresh || (name == QStringLiteral("main.escapeTime") && change.endsWith(QStringLiteral("(new)")));
+        }
+        QCOMPARE(selfChanges, snap->tree->totalValue() - snap->baseTree->totalValue());
+        QVERIFY(vanished);
+        QVERIFY(fresh);
         saveShot(window.grab().toImage(), QStringLiteral("window-compare.png"));
 
         window.stopComparing();
@@ -722,6 +738,7 @@ private slots:
         QCOMPARE(window.flameGraph()->snapshot(), alone);
         QVERIFY(window.flameGraph()->painter().colorScheme() != ui::FlameGraphPainter::ColorScheme::Diff);
         QVERIFY(!window.windowTitle().contains(QStringLiteral("compared")));
+        QTRY_VERIFY(top->rowCount() > 0 && !top->hasBase());
 
         // A base of other sample types: a clear failure, the profile still shown.
         QSignalSpy failed(&window, &ui::MainWindow::loadFailed);
