@@ -190,7 +190,9 @@ void TestGoPclntab::addr2lineOracle_data()
     // go tool addr2line finds the table only in a section named .gopclntab: asked about the
     // original file, whose bytes and addresses the renamed copy shares.
     QTest::addRow("go_renamed") << QString("go_renamed") << QString("1.18") << QString("go_default");
+    QTest::addRow("esbuild_go118") << QString("esbuild_go118") << QString("1.18") << QString("esbuild_go118");
     QTest::addRow("esbuild_go117") << QString("esbuild_go117") << QString("1.16") << QString("esbuild_go117");
+    QTest::addRow("esbuild_go116") << QString("esbuild_go116") << QString("1.16") << QString("esbuild_go116");
     QTest::addRow("esbuild_go114") << QString("esbuild_go114") << QString("1.2") << QString("esbuild_go114");
 }
 
@@ -235,6 +237,11 @@ void TestGoPclntab::addr2lineOracle()
     for (const auto& [a, name] : nm)
         if (a >= t.minPc() && a < t.maxPc())
             addresses.push_back(a);
+    // A uniform sample of the text (fixed seed), padding between functions included.
+    std::mt19937_64 rng(23);
+    std::uniform_int_distribution<uint64_t> anyPc(t.minPc(), t.maxPc() - 1);
+    for (int k = 0; k < 4000; ++k)
+        addresses.push_back(anyPc(rng));
     // And PCs outside every function.
     addresses.push_back(t.minPc() - 1);
     addresses.push_back(t.maxPc());
@@ -397,7 +404,9 @@ void TestGoPclntab::otherToolchains_data()
     QTest::addColumn<QString>("layout");
     QTest::addColumn<QString>("goVersion");
     QTest::addRow("go1.23") << QString("esbuild_go123") << QString("1.20") << QString("go1.23.5");
+    QTest::addRow("go1.18") << QString("esbuild_go118") << QString("1.18") << QString("go1.18.1");
     QTest::addRow("go1.17") << QString("esbuild_go117") << QString("1.16") << QString("go1.17.1");
+    QTest::addRow("go1.16") << QString("esbuild_go116") << QString("1.16") << QString("go1.16.2");
     QTest::addRow("go1.14") << QString("esbuild_go114") << QString("1.2") << QString("go1.14.2");
 }
 
