@@ -737,6 +737,15 @@ QString FlameGraphPainter::toolTip(const Hit& hit) const
                            valueText(n.self, unit), percentOf(n.self, all));
     if (m_root != tree.root() && hit.node != tree.root() && !hit.ancestor)
         text += QStringLiteral("<br>%1 of the zoomed frame").arg(percentOf(n.total, tree.node(m_root).total));
+    if (m_snapshot->baseTree) {
+        // A comparison: the base's total of this stack, the change and the relative change.
+        const int64_t base = baseTotal(hit.node), delta = n.total - base;
+        text += QStringLiteral("<br>Base: %1<br>Change: %2%3 (%4)")
+                    .arg(valueText(base, unit), delta > 0 ? QStringLiteral("+") : QString(), valueText(delta, unit),
+                        base == 0 ? QStringLiteral("only in this profile")
+                                  : QStringLiteral("%1%2%").arg(delta > 0 ? QStringLiteral("+") : QString())
+                                        .arg(100.0 * double(delta) / double(base), 0, 'f', 1));
+    }
     if (hit.node != tree.root()) {
         const Symbol& sym = m_snapshot->symbols->symbol(n.symbol);
         const Profile& profile = *m_snapshot->profile;

@@ -715,6 +715,8 @@ private slots:
         rootHit.node = snap->tree->root();
         rootHit.row = 0;
         QVERIFY2(painter.summary(rootHit).contains(QStringLiteral("base ")), qPrintable(painter.summary(rootHit)));
+        QVERIFY2(painter.toolTip(rootHit).contains(QStringLiteral("Base: ")) && painter.toolTip(rootHit).contains(QStringLiteral("Change: ")),
+            qPrintable(painter.toolTip(rootHit)));
         // Top Functions: each function's change of self and total; the self changes add up to the
         // change of the totals; a function only in BASE (goprog's main.fib) is listed, vanished.
         auto* top = window.topFunctionsModel();
