@@ -297,7 +297,14 @@ QColor FlameGraphPainter::diffNodeColor(NodeId node, bool dark) const
         return dark ? QColor(88, 88, 96) : QColor(222, 222, 228);
     const int64_t scale = std::max(m_snapshot->tree->totalValue(), m_snapshot->baseTree->totalValue());
     const auto threshold = int64_t(std::llround(double(scale) * m_diffThreshold));
-    return diffColor(baseTotal(node), m_snapshot->tree->node(node).total, threshold, dark);
+    return diffColor(baseTotal(node), newTotal(node), threshold, dark);
+}
+
+int64_t FlameGraphPainter::newTotal(NodeId node) const
+{
+    if (!m_snapshot->widthByBase())
+        return m_snapshot->tree->node(node).total;
+    return inBase(node) ? m_snapshot->baseTree->node((*m_snapshot->baseMatch)[node.index()]).total : 0;
 }
 
 bool FlameGraphPainter::inBase(NodeId node) const
@@ -309,6 +316,8 @@ bool FlameGraphPainter::inBase(NodeId node) const
 
 int64_t FlameGraphPainter::baseTotal(NodeId node) const
 {
+    if (m_snapshot && m_snapshot->widthByBase()) // drawn by BASE's widths: the node is BASE's
+        return m_snapshot->tree->node(node).total;
     if (!inBase(node))
         return 0;
     return m_snapshot->baseTree->node((*m_snapshot->baseMatch)[node.index()]).total;
@@ -465,7 +474,10 @@ std::vector<FlameGraphPainter::LegendEntry> FlameGraphPainter::legend(bool dark)
         out.push_back({ QStringLiteral("grew (saturated: doubled or more)"), diffColor(100, 200, 0, dark), {} });
         out.push_back({ QStringLiteral("shrank (saturated: halved or less)"), diffColor(200, 100, 0, dark), {} });
         out.push_back({ QStringLiteral("unchanged (within %1% of the total)").arg(within), diffColor(0, 0, 0, dark), {} });
-        out.push_back({ QStringLiteral("only in the new profile (hatched)"), diffColor(0, 1, 0, dark), {} });
+        if (m_snapshot->widthByBase())
+            out.push_back({ QStringLiteral("only in the base: vanished (hatched)"), diffColor(1, 0, 0, dark), {} });
+        else
+            out.push_back({ QStringLiteral("only in the new profile (hatched)"), diffColor(0, 1, 0, dark), {} });
         return out;
     }
     const SymbolTable& symbols = *m_snapshot->symbols;
@@ -545,7 +557,7 @@ void FlameGraphPainter::paintFrame(QPainter& painter, const QFontMetrics& fm, co
         fill = dark ? fill.lighter(135) : fill.lighter(112);
     painter.fillRect(r, fill);
     if (m_scheme == ColorScheme::Diff && m_snapshot->baseTree && node.valid() && !inBase(node) && r.width() > 3)
-        painter.fillRect(r, QBrush(fill.darker(dark ? 60 : 135), Qt::BDiagPattern)); // only in NEW: hatched
+        painter.fillRect(r, QBrush(fill.darker(dark ? 60 : 135), Qt::BDiagPattern)); // only on the side drawn: hatched
     if (symbol.valid() && r.width() > 4 && isInlined(symbol)) {
         // Inlined frames: a dashed outline in a darker shade of the fill.
         QPen pen(fill.darker(dark ? 70 : 150), 1, Qt::DashLine);
@@ -739,10 +751,11 @@ QString FlameGraphPainter::toolTip(const Hit& hit) const
         text += QStringLiteral("<br>%1 of the zoomed frame").arg(percentOf(n.total, tree.node(m_root).total));
     if (m_snapshot->baseTree) {
         // A comparison: the base's total of this stack, the change and the relative change.
-        const int64_t base = baseTotal(hit.node), delta = n.total - base;
+        const int64_t base = baseTotal(hit.node), delta = newTotal(hit.node) - base;
         text += QStringLiteral("<br>Base: %1<br>Change: %2%3 (%4)")
                     .arg(valueText(base, unit), delta > 0 ? QStringLiteral("+") : QString(), valueText(delta, unit),
                         base == 0 ? QStringLiteral("only in this profile")
+                            : delta == -base && m_snapshot->widthByBase() ? QStringLiteral("only in the base: vanished")
                                   : QStringLiteral("%1%2%").arg(delta > 0 ? QStringLiteral("+") : QString())
                                         .arg(100.0 * double(delta) / double(base), 0, 'f', 1));
     }
@@ -804,7 +817,7 @@ QString FlameGraphPainter::summary(const Hit& hit) const
                        .arg(name, valueText(n.total, unit), percentOf(n.total, all), valueText(n.self, unit), percentOf(n.self, all));
     if (m_snapshot->baseTree) {
         // A comparison: the BASE side, the change and the relative change.
-        const int64_t base = baseTotal(hit.node), delta = n.total - base;
+        const int64_t base = baseTotal(hit.node), delta = newTotal(hit.node) - base;
         const QString relative = base == 0
             ? QStringLiteral("only in the new profile")
             : QStringLiteral("%1%2%").arg(delta >= 0 ? QStringLiteral("+") : QString()).arg(100.0 * double(delta) / double(base), 0, 'f', 1);

@@ -148,10 +148,13 @@ public:
     /// the change relative to base (full from a doubling or a halving down).
     static QColor diffColor(int64_t base, int64_t next, int64_t threshold, bool dark);
     /// A comparison's BASE value of a node of the tree (total), 0 for a path only in NEW; and
-    /// whether the path exists in BASE at all.
+    /// whether the path exists on the other side at all (inBase: in BASE, or in NEW when the
+    /// graph is drawn by BASE's widths).
     int64_t baseTotal(model::NodeId node) const;
     bool inBase(model::NodeId node) const;
     QColor diffNodeColor(model::NodeId node, bool dark) const;
+    /// A comparison's NEW value of a node (its own, or its match's when drawn by BASE's widths).
+    int64_t newTotal(model::NodeId node) const;
     /// Changes up to this share of the larger side's total count as no change (0.001 = 0.1%).
     void setDiffThreshold(double share) { m_diffThreshold = share; }
     double diffThreshold() const { return m_diffThreshold; }

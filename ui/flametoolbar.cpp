@@ -36,8 +36,11 @@ FlameToolBar::FlameToolBar(FlameGraphWidget* flame, QWidget* parent)
     m_separator = addSeparator();
     m_separator->setVisible(false);
     connect(m_sampleType, &QComboBox::activated, this, [this](int index) {
-        if (index >= 0)
-            emit sampleTypeChosen(static_cast<size_t>(index));
+        if (index < 0)
+            return;
+        // A comparison drawn by BASE's widths stays so: the same type of BASE's half.
+        const bool byBase = m_snapshot && m_snapshot->widthByBase();
+        emit sampleTypeChosen(static_cast<size_t>(index) + (byBase ? m_snapshot->diffTypes : 0));
     });
     m_profileChoice = new QComboBox;
     m_profileChoice->setObjectName(QStringLiteral("profileChoice"));
@@ -102,7 +105,7 @@ void FlameToolBar::setSnapshot(std::shared_ptr<const ProfileSnapshot> snapshot)
             const QString unit = QString::fromUtf8(profile.str(t.unit));
             m_sampleType->addItem(unit.isEmpty() ? type : tr("%1 (%2)").arg(type, unit));
         }
-        m_sampleType->setCurrentIndex(static_cast<int>(m_snapshot->sampleType));
+        m_sampleType->setCurrentIndex(static_cast<int>(m_snapshot->sampleType % std::max<size_t>(choices, 1)));
         // Item 0 is the whole file, merged; item i + 1 its profile i.
         if (profile.profilesInFile.size() > 1) {
             m_profileChoice->addItem(tr("All %1 profiles, merged").arg(profile.profilesInFile.size()));
@@ -129,7 +132,8 @@ void FlameToolBar::setBusy(bool busy)
     m_profileChoice->setEnabled(!busy);
     m_groupBy->setEnabled(!busy);
     if (!busy && m_snapshot) {
-        m_sampleType->setCurrentIndex(static_cast<int>(m_snapshot->sampleType));
+        m_sampleType->setCurrentIndex(static_cast<int>(
+            m_snapshot->isDiff() ? m_snapshot->sampleType % m_snapshot->diffTypes : m_snapshot->sampleType));
         m_profileChoice->setCurrentIndex(choiceIndex(m_snapshot->profile->profileIndex));
         selectGrouping();
     }

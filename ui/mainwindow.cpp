@@ -380,6 +380,16 @@ void MainWindow::createMenus()
         if (isComparing())
             compareWith(m_session->basePath());
     });
+    m_widthByBaseAction = file->addAction(tr("Widths by the &Base Profile"));
+    m_widthByBaseAction->setObjectName(QStringLiteral("widthByBaseAction"));
+    m_widthByBaseAction->setCheckable(true);
+    m_widthByBaseAction->setEnabled(false);
+    m_widthByBaseAction->setToolTip(tr("Draw the comparison by the base's widths, so that the stacks that vanished show"));
+    connect(m_widthByBaseAction, &QAction::triggered, this, [this](bool byBase) {
+        const auto& s = m_session->snapshot();
+        if (s && s->isDiff() && s->widthByBase() != byBase)
+            m_session->chooseSampleType(s->otherSideType());
+    });
     file->addSeparator();
     QAction* exportAction = file->addAction(tr("&Export…"), this, &MainWindow::exportDialog);
     exportAction->setObjectName(QStringLiteral("exportAction"));
@@ -913,6 +923,10 @@ void MainWindow::updateTitle()
     setWindowTitle(name.isEmpty() ? QStringLiteral("symflame") : tr("%1 \u2014 symflame").arg(name));
     if (m_stopCompareAction)
         m_stopCompareAction->setEnabled(isComparing());
+    if (m_widthByBaseAction) {
+        m_widthByBaseAction->setEnabled(isComparing());
+        m_widthByBaseAction->setChecked(isComparing() && m_session->snapshot()->widthByBase());
+    }
     for (QAction* a : m_colorActions)
         if (a->data().toInt() == int(FlameGraphPainter::ColorScheme::Diff))
             a->setEnabled(isComparing());
@@ -948,10 +962,12 @@ void MainWindow::updateStatus()
     const int64_t total = snapshot->tree ? snapshot->tree->totalValue() : 0;
     if (snapshot->baseTree) {
         // A comparison: both sides' totals of the type shown.
+        const bool byBase = snapshot->widthByBase();
+        const int64_t other = snapshot->baseTree->totalValue();
         m_statusLabel->setText(tr("%1 %2, base %3%4")
                                    .arg(QString::fromUtf8(snapshot->typeName()),
-                                       QString::fromStdString(formatValue(total, snapshot->unit())),
-                                       QString::fromStdString(formatValue(snapshot->baseTree->totalValue(), snapshot->unit())),
+                                       QString::fromStdString(formatValue(byBase ? other : total, snapshot->unit())),
+                                       QString::fromStdString(formatValue(byBase ? total : other, snapshot->unit())),
                                        m_normalizeAction && m_normalizeAction->isChecked() ? tr(" (normalized)") : QString()));
         return;
     }

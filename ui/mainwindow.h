@@ -176,6 +176,7 @@ private:
     QList<QAction*> m_colorActions; ///< Color By, data() = the scheme
     QAction* m_stopCompareAction = nullptr;
     QAction* m_normalizeAction = nullptr;
+    QAction* m_widthByBaseAction = nullptr;
     QString m_compareWhenLoaded; ///< a BASE to compare the file being loaded with
     QList<QAction*> m_profileActions; ///< enabled only while a profile is shown
     bool m_binariesSized = false; ///< sizeDocks ran after this file's first pass

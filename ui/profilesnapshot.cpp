@@ -54,7 +54,7 @@ Status attachBase(ProfileSnapshot& snap, Progress* progress)
     if (!snap.isDiff() || !snap.tree || snap.profile->sampleTypes.size() != 2 * snap.diffTypes)
         return Status::success();
     ViewOptions baseView = snap.view;
-    baseView.sampleType = snap.sampleType % snap.diffTypes + snap.diffTypes;
+    baseView.sampleType = snap.otherSideType();
     auto base = buildTree(*snap.profile, *snap.symbols, baseView, snap.path, progress, 0);
     if (!base)
         return base.error();
@@ -268,7 +268,7 @@ Result<std::shared_ptr<const ProfileSnapshot>> withSandwich(
     snap->baseMatch.reset();
     if (snap->isDiff()) { // the BASE side of the same half
         snap->baseTree = std::make_shared<const CallTree>(CallTree::build(*snap->profile, *snap->symbols,
-            snap->sampleType % snap->diffTypes + snap->diffTypes, snap->view.direction, progress, &filter));
+            snap->otherSideType(), snap->view.direction, progress, &filter));
         snap->baseMatch
             = std::make_shared<const std::vector<NodeId>>(matchNodes(*snap->tree, *snap->baseTree, *snap->symbols));
     }

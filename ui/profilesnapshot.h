@@ -50,12 +50,17 @@ struct ProfileSnapshot {
     /// [0, diffTypes) NEW's, [diffTypes, 2 diffTypes) BASE's, tree NEW's side; 0 for a single
     /// profile.
     size_t diffTypes = 0;
-    /// A comparison's BASE side under the same view (type sampleType + diffTypes), and per node
-    /// of tree its node there (invalid: a path only in NEW). Null for a single profile and for
-    /// a preview tree.
+    /// A comparison's other side under the same view (type otherSideType(): BASE's, or NEW's when
+    /// drawn by BASE's widths), and per node of tree its node there (invalid: a path only on the
+    /// side drawn). Null for a single profile and for a preview tree.
     std::shared_ptr<const model::CallTree> baseTree;
     std::shared_ptr<const std::vector<model::NodeId>> baseMatch;
     bool isDiff() const { return diffTypes > 0; }
+    /// A comparison drawn by BASE's widths (sampleType in BASE's half of the types): its stacks
+    /// that vanished show, and baseTree is then NEW's side.
+    bool widthByBase() const { return isDiff() && sampleType >= diffTypes; }
+    /// A comparison's type of the side not drawn.
+    size_t otherSideType() const { return widthByBase() ? sampleType - diffTypes : sampleType + diffTypes; }
 
     /// source, or profile for a snapshot built without one (by hand, in tests).
     const std::shared_ptr<const model::Profile>& sourceProfile() const { return source ? source : profile; }

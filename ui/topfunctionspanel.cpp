@@ -97,14 +97,17 @@ void TopFunctionsPanel::setSnapshot(std::shared_ptr<const ProfileSnapshot> snaps
         [snapshot] {
             const StackFilter filter = snapshot->filter();
             Sides sides;
-            sides.first = topFunctions(*snapshot->profile, *snapshot->symbols, snapshot->sampleType, &filter);
-            if (snapshot->isDiff()) // BASE's side too, for the change columns
-                sides.second = topFunctions(*snapshot->profile, *snapshot->symbols,
-                    snapshot->sampleType % snapshot->diffTypes + snapshot->diffTypes, &filter);
+            // A comparison: NEW's side (whichever side the graph is drawn by) and BASE's.
+            const size_t shown = snapshot->isDiff() ? snapshot->sampleType % snapshot->diffTypes : snapshot->sampleType;
+            sides.first = topFunctions(*snapshot->profile, *snapshot->symbols, shown, &filter);
+            if (snapshot->isDiff())
+                sides.second = topFunctions(*snapshot->profile, *snapshot->symbols, shown + snapshot->diffTypes, &filter);
             return sides;
         },
         [this, snapshot](Sides sides) {
-            m_model->setEntries(snapshot, std::move(sides.first), snapshot->tree->totalValue(), sides.second);
+            const int64_t total = snapshot->widthByBase() && snapshot->baseTree ? snapshot->baseTree->totalValue()
+                                                                                : snapshot->tree->totalValue();
+            m_model->setEntries(snapshot, std::move(sides.first), total, sides.second);
             // A comparison shows the changes where the shares were (header menu for the rest).
             const bool diff = m_model->hasBase();
             m_view->setColumnHidden(TopFunctionsModel::SelfChange, !diff);

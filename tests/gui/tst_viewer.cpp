@@ -735,6 +735,33 @@ private slots:
         QVERIFY(fresh);
         saveShot(window.grab().toImage(), QStringLiteral("window-compare.png"));
 
+        // Widths by the base: BASE's tree drawn, its vanished stacks (goprog's main.fib) there
+        // and hatched as only on the side drawn, the sample type chooser on the same type.
+        auto* byBase = window.findChild<QAction*>(QStringLiteral("widthByBaseAction"));
+        QVERIFY(byBase && byBase->isEnabled() && !byBase->isChecked());
+        byBase->trigger();
+        QTRY_VERIFY(window.flameGraph()->snapshot()->widthByBase());
+        QTRY_VERIFY(!window.isLoading());
+        {
+            const auto flipped = window.flameGraph()->snapshot();
+            QVERIFY(byBase->isChecked());
+            QCOMPARE(flipped->tree->totalValue(), baseProfile->totalValue(cpu));
+            QCOMPARE(flipped->baseTree->totalValue(), snap->tree->totalValue());
+            int vanished = 0;
+            for (size_t i = 1; i < flipped->tree->size(); ++i)
+                if (flipped->symbols->displayName(flipped->tree->node(NodeId(i)).symbol) == "main.fib") {
+                    QVERIFY(!window.flameGraph()->painter().inBase(NodeId(i)));
+                    QCOMPARE(window.flameGraph()->painter().newTotal(NodeId(i)), int64_t(0));
+                    QCOMPARE(window.flameGraph()->painter().baseTotal(NodeId(i)), flipped->tree->node(NodeId(i)).total);
+                    ++vanished;
+                }
+            QVERIFY(vanished > 0);
+            saveShot(window.grab().toImage(), QStringLiteral("window-compare-by-base.png"));
+        }
+        byBase->trigger();
+        QTRY_VERIFY(!window.flameGraph()->snapshot()->widthByBase());
+        QTRY_VERIFY(!window.isLoading());
+
         window.stopComparing();
         QTRY_VERIFY(!window.isComparing());
         QCOMPARE(window.flameGraph()->snapshot(), alone);
