@@ -91,7 +91,12 @@ const char* usageText()
            "  --debug-dir D      symbolize, info: look for <D>/.build-id/xx/yyyy.debug and debuglink\n"
            "                     files under D before /usr/lib/debug (repeatable)\n"
            "  --search-path D    symbolize, info: find binaries and debug files under D by build ID\n"
-           "                     (scanned recursively; repeatable)\n"
+           "                     (scanned recursively; repeatable). A D (or --debug-dir D) laid out\n"
+           "                     by build ID (D/<build-id>/debuginfo, /executable: Parca's store,\n"
+           "                     parca-debuginfo's output) is used by build ID without a scan\n"
+           "  --no-client-cache  symbolize, info: don't read the debuginfod client cache\n"
+           "                     ($DEBUGINFOD_CACHE_PATH, else ~/.cache/debuginfod_client), which\n"
+           "                     is otherwise read offline too\n"
            "  --path-map A=B     symbolize, info: read recorded paths under A from B (repeatable)\n"
            "  --source-map-dir D symbolize: look for <script name>.map under D, and allow a\n"
            "                     sourceMappingURL to point into D (repeatable)\n"
@@ -348,7 +353,7 @@ int runHeadlessCommand(std::string_view command, int argc, char** argv)
 {
     static constexpr OptionSpec kInfo[] = { { "json", 0, false }, { "profile", 0, true }, { "help", 'h', false },
         { "debug-dir", 0, true }, { "search-path", 0, true }, { "path-map", 0, true }, { "debuginfod", 0, true },
-        { "offline", 0, false }, { "debuginfod-timeout", 0, true }, { "debuginfod-cache", 0, true },
+        { "offline", 0, false }, { "no-client-cache", 0, false }, { "debuginfod-timeout", 0, true }, { "debuginfod-cache", 0, true },
         { "downloads", 0, true }, { "isolate", 0, true }, { "isolate-timeout", 0, true } };
     static constexpr OptionSpec kTop[] = { { "json", 0, false }, { "nodes", 'n', true }, { "sample-type", 0, true },
         { "profile", 0, true }, { "help", 'h', false }, { "diff-base", 0, true }, { "normalize", 0, false }, kLabelViewOptionSpecs[0], kLabelViewOptionSpecs[1],
@@ -388,6 +393,8 @@ int runHeadlessCommand(std::string_view command, int argc, char** argv)
             symOptions.debuginfod.offline = true;
         if (!isolationOptionsFrom(*args, &symOptions.isolation, &error))
             return usageError("info: " + error);
+        if (args->has("no-client-cache"))
+            symOptions.locator.useClientCache = false;
         for (const auto& [name, value] : args->options) {
             if (name == "debug-dir") {
                 symOptions.locator.debugDirs.push_back(value);

@@ -38,6 +38,7 @@ int runSymbolizeCommand(int argc, char** argv)
         { "output", 'o', true },
         { "debug-dir", 0, true },
         { "search-path", 0, true },
+        { "no-client-cache", 0, false },
         { "path-map", 0, true },
         { "source-map-dir", 0, true },
         { "json-report", 0, false },
@@ -85,6 +86,8 @@ int runSymbolizeCommand(int argc, char** argv)
     options.debuginfod = std::move(*debuginfod);
     if (!isolationOptionsFrom(*args, &options.isolation, &error))
         return usageError("symbolize: " + error);
+    if (args->has("no-client-cache"))
+        options.locator.useClientCache = false;
     for (const auto& [name, value] : args->options) {
         if (name == "debug-dir") {
             options.locator.debugDirs.push_back(value);

@@ -65,6 +65,7 @@ LocalDebugSettings LocalDebugSettings::load()
     LocalDebugSettings d;
     d.debugDirs = s.value("debugDirs").toStringList();
     d.useDefaultDebugDir = s.value("useDefaultDebugDir", true).toBool();
+    d.useClientCache = s.value("useClientCache", true).toBool();
     d.searchDirs = s.value("searchDirs").toStringList();
     d.pathMaps = s.value("pathMaps").toStringList();
     d.sourceMapDirs = s.value("sourceMapDirs").toStringList();
@@ -80,6 +81,7 @@ void LocalDebugSettings::save() const
     s.beginGroup(QLatin1String(kLocalGroup));
     s.setValue("debugDirs", debugDirs);
     s.setValue("useDefaultDebugDir", useDefaultDebugDir);
+    s.setValue("useClientCache", useClientCache);
     s.setValue("searchDirs", searchDirs);
     s.setValue("pathMaps", pathMaps);
     s.setValue("sourceMapDirs", sourceMapDirs);
@@ -93,6 +95,7 @@ symbolize::LocatorOptions LocalDebugSettings::toOptions() const
     for (const QString& d : debugDirs)
         o.debugDirs.push_back(d.toStdString());
     o.useDefaultDebugDir = useDefaultDebugDir;
+    o.useClientCache = useClientCache;
     for (const QString& d : searchDirs)
         o.searchDirs.push_back(d.toStdString());
     for (const QString& m : pathMaps)
@@ -222,6 +225,9 @@ SymbolizeSettingsDialog::SymbolizeSettingsDialog(const SymbolizeSettings& settin
     m_defaultDebugDir = new QCheckBox(tr("Also /usr/lib/debug"), local);
     m_defaultDebugDir->setChecked(ls.useDefaultDebugDir);
     localForm->addRow(QString(), m_defaultDebugDir);
+    m_clientCache = new QCheckBox(tr("Also the debuginfod client cache (files gdb, perf or earlier downloads left there)"), local);
+    m_clientCache->setChecked(ls.useClientCache);
+    localForm->addRow(QString(), m_clientCache);
     m_searchDirs = listEdit(ls.searchDirs, tr("/path/to/build/output (one per line)"), local);
     localForm->addRow(tr("Search directories:"), m_searchDirs);
     m_pathMaps = listEdit(ls.pathMaps, tr("/recorded/prefix=/local/prefix"), local);
@@ -304,6 +310,7 @@ SymbolizeSettingsDialog::SymbolizeSettingsDialog(const SymbolizeSettings& settin
     // Names for tests and accessibility tools.
     m_debugDirs->setObjectName("debugDirs");
     m_defaultDebugDir->setObjectName("useDefaultDebugDir");
+    m_clientCache->setObjectName("useClientCache");
     m_searchDirs->setObjectName("searchDirs");
     m_pathMaps->setObjectName("pathMaps");
     m_sourceMapDirs->setObjectName("sourceMapDirs");
@@ -347,6 +354,7 @@ SymbolizeSettings SymbolizeSettingsDialog::settings() const
     SymbolizeSettings s = m_initial;
     s.local.debugDirs = lines(m_debugDirs);
     s.local.useDefaultDebugDir = m_defaultDebugDir->isChecked();
+    s.local.useClientCache = m_clientCache->isChecked();
     s.local.searchDirs = lines(m_searchDirs);
     s.local.pathMaps = lines(m_pathMaps);
     s.local.sourceMapDirs = lines(m_sourceMapDirs);

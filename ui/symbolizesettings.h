@@ -44,6 +44,7 @@ struct DebuginfodSettings {
 struct LocalDebugSettings {
     QStringList debugDirs; ///< searched for <dir>/.build-id/xx/yyyy.debug, before the default
     bool useDefaultDebugDir = true; ///< also /usr/lib/debug
+    bool useClientCache = true; ///< also the debuginfod client cache, read offline
     QStringList searchDirs; ///< scanned for binaries and debug files by build ID
     QStringList pathMaps; ///< "FROM=TO"
     QStringList sourceMapDirs; ///< searched for <script>.map; sourceMappingURLs may point here
@@ -88,6 +89,7 @@ private:
     QTabWidget* m_tabs = nullptr;
     QPlainTextEdit* m_debugDirs = nullptr;
     QCheckBox* m_defaultDebugDir = nullptr;
+    QCheckBox* m_clientCache = nullptr;
     QPlainTextEdit* m_searchDirs = nullptr;
     QPlainTextEdit* m_pathMaps = nullptr;
     QPlainTextEdit* m_sourceMapDirs = nullptr;

@@ -175,7 +175,7 @@ model::Result<OpenedReply> decodeOpened(std::string_view payload)
     reply.source = DebugSource(r.u8());
     reply.engine = std::string(r.str());
     reply.description = std::string(r.str());
-    if (!r.ok() || !r.atEnd() || reply.source > DebugSource::DynamicSymbolTable)
+    if (!r.ok() || !r.atEnd() || reply.source > DebugSource::ClientCache)
         return malformed("opened");
     return reply;
 }

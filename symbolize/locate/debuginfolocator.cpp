@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <system_error>
 
@@ -119,6 +120,10 @@ const char* debugSourceName(DebugSource s)
         return "symbol table";
     case DebugSource::DynamicSymbolTable:
         return "dynamic symbol table";
+    case DebugSource::BuildIdStore:
+        return "build-id store";
+    case DebugSource::ClientCache:
+        return "debuginfod client cache";
     }
     return "?";
 }
@@ -158,7 +163,11 @@ std::string LocateResult::summary() const
     case DebugSource::SearchDirectory:
     case DebugSource::DebugLink:
     case DebugSource::Debuginfod:
+    case DebugSource::ClientCache:
         s = "dwarf from " + dwarfPath + " (" + debugSourceName(source) + ")";
+        break;
+    case DebugSource::BuildIdStore:
+        s = "dwarf from " + dwarfPath + " (" + debugSourceName(source) + " " + storeDir + ")";
         break;
     case DebugSource::MiniDebugInfo:
         s = "names only from the .gnu_debugdata (minidebuginfo) of " + binaryPath;
@@ -172,6 +181,8 @@ std::string LocateResult::summary() const
             + (symbols ? symbols->path() : binaryPath);
         break;
     }
+    if (!binaryOrigin.empty())
+        s += ", executable " + binaryPath + " from the " + binaryOrigin;
     if (supplementary)
         s += ", dwz supplementary file " + supplementaryPath;
     else if (!supplementaryProblem.empty())
@@ -187,6 +198,78 @@ DebugInfoLocator::DebugInfoLocator(LocatorOptions options)
     m_debugDirs = m_options.debugDirs;
     if (m_options.useDefaultDebugDir)
         m_debugDirs.push_back("/usr/lib/debug");
+    for (const std::vector<std::string>* dirs : { &m_options.debugDirs, &m_options.searchDirs })
+        for (const std::string& d : *dirs)
+            if (isBuildIdStore(d)
+                && std::none_of(m_stores.begin(), m_stores.end(), [&](const Store& s) { return s.dir == d; }))
+                m_stores.push_back({ d, false });
+    if (m_options.useClientCache) {
+        const std::string cache = debuginfodClientCacheDir(m_options.clientCacheDir);
+        if (!cache.empty())
+            m_stores.push_back({ cache, true });
+    }
+}
+
+std::string debuginfodClientCacheDir(std::string_view configured)
+{
+    if (!configured.empty())
+        return std::string(configured);
+    if (const char* p = std::getenv("DEBUGINFOD_CACHE_PATH"); p && *p)
+        return p;
+    if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x)
+        return joinPath(x, "debuginfod_client");
+    if (const char* h = std::getenv("HOME"); h && *h)
+        return joinPath(joinPath(h, ".cache"), "debuginfod_client");
+    return {};
+}
+
+namespace {
+
+// A folder name that can be a build ID as stores write it: hex (a GNU build ID, or a Go build ID
+// in hex as Parca writes it).
+bool looksLikeBuildIdFolder(const std::string& name)
+{
+    return name.size() >= 16 && std::all_of(name.begin(), name.end(), [](char c) {
+        return std::isxdigit(static_cast<unsigned char>(c));
+    });
+}
+
+bool isBuildIdFolder(const fs::path& dir)
+{
+    std::error_code ec;
+    return looksLikeBuildIdFolder(dir.filename().string())
+        && (fs::is_regular_file(dir / "debuginfo", ec) || fs::is_regular_file(dir / "executable", ec));
+}
+
+} // namespace
+
+bool isBuildIdStore(const std::string& dir)
+{
+    std::error_code ec;
+    fs::directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec), end;
+    // The first few folders decide: a store holds nothing else at its top.
+    int looked = 0;
+    for (; !ec && it != end && looked < 8; it.increment(ec)) {
+        std::error_code dec;
+        if (!it->is_directory(dec))
+            continue;
+        ++looked;
+        if (isBuildIdFolder(it->path()))
+            return true;
+    }
+    return false;
+}
+
+std::string DebugInfoLocator::storeEntry(const std::string& dir, const std::string& id, const char* name)
+{
+    if (id.empty() || id.find('/') != std::string::npos || id == "." || id == "..")
+        return {};
+    const std::string p = joinPath(joinPath(dir, id), name);
+    std::error_code ec;
+    const auto size = fs::file_size(p, ec);
+    if (ec || size == 0) // libdebuginfod records a miss as an empty file
+        return {};
+    return p;
 }
 
 void DebugInfoLocator::buildIndex()
@@ -200,6 +283,10 @@ void DebugInfoLocator::buildIndex()
         fs::recursive_directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec), end;
         for (; !ec && it != end; it.increment(ec)) {
             std::error_code fec;
+            if (it->is_directory(fec) && isBuildIdFolder(it->path())) {
+                it.disable_recursion_pending(); // found by build ID directly (m_stores), not scanned
+                continue;
+            }
             if (!it->is_regular_file(fec))
                 continue;
             const std::string path = it->path().string();
@@ -368,6 +455,9 @@ void DebugInfoLocator::locateSupplementary(LocateResult& r) const
         for (const std::string& d : m_debugDirs)
             add(joinPath(d, link.path.substr(kDefaultDebugDir.size())));
     if (!link.debugSup)
+        for (const Store& store : m_stores)
+            add(storeEntry(store.dir, link.buildId, "debuginfo"));
+    if (!link.debugSup)
         if (auto it = m_byBuildId.find(link.buildId); it != m_byBuildId.end())
             for (const IndexedFile& f : it->second)
                 add(f.path);
@@ -425,6 +515,16 @@ LocateResult DebugInfoLocator::locate(
             found = tryBinary(r.recordedPath, r);
     }
     if (!found && !r.wantedBuildId.empty()) {
+        for (const Store& store : m_stores) {
+            const std::string p = storeEntry(store.dir, r.wantedBuildId, "executable");
+            if (!p.empty() && (found = tryBinary(p, r))) {
+                r.binaryOrigin = store.clientCache ? "debuginfod client cache" : "build-id store " + store.dir;
+                r.binaryDownloaded = store.clientCache; // a server sent it: isolated like a download
+                break;
+            }
+        }
+    }
+    if (!found && !r.wantedBuildId.empty()) {
         if (auto it = m_byBuildId.find(r.wantedBuildId); it != m_byBuildId.end())
             for (const IndexedFile& f : it->second)
                 if (!f.debugOnly && (found = tryBinary(f.path, r)))
@@ -468,6 +568,17 @@ LocateResult DebugInfoLocator::locate(
             const std::string p = joinPath(d, ".build-id/" + buildId.substr(0, 2) + "/" + buildId.substr(2) + ".debug");
             if (tryDebugFile(p, buildId, r)) {
                 r.source = DebugSource::BuildIdDirectory;
+                break;
+            }
+        }
+    }
+    if (!r.dwarf && !buildId.empty()) {
+        for (const Store& store : m_stores) {
+            const std::string p = storeEntry(store.dir, buildId, "debuginfo");
+            if (!p.empty() && tryDebugFile(p, buildId, r)) {
+                r.source = store.clientCache ? DebugSource::ClientCache : DebugSource::BuildIdStore;
+                if (!store.clientCache)
+                    r.storeDir = store.dir;
                 break;
             }
         }

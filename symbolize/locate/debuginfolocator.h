@@ -33,7 +33,21 @@ struct LocatorOptions {
     bool useDefaultDebugDir = true; ///< append /usr/lib/debug
     std::vector<std::string> searchDirs; ///< scanned recursively once, indexed by build ID
     std::vector<PathMap> pathMaps;
+    /// The debuginfod client cache (<cache>/<build-id>/debuginfo, /executable), read offline:
+    /// files gdb, perf or an earlier run downloaded. Empty = the standard one
+    /// (debuginfodClientCacheDir()) when useClientCache is set.
+    bool useClientCache = true;
+    std::string clientCacheDir;
 };
+
+/// The debuginfod client cache libdebuginfod uses: configured when not empty, else
+/// $DEBUGINFOD_CACHE_PATH, else $XDG_CACHE_HOME/debuginfod_client, else
+/// ~/.cache/debuginfod_client.
+std::string debuginfodClientCacheDir(std::string_view configured = {});
+
+/// True when dir holds a folder per build ID (<dir>/<hex id>/debuginfo or /executable), the
+/// layout of the debuginfod client cache, Parca's debug-info store and parca-debuginfo's output.
+bool isBuildIdStore(const std::string& dir);
 
 enum class LocateStatus : uint8_t {
     Found, ///< a binary was found (debug info may still be missing: see source)
@@ -56,6 +70,8 @@ enum class DebugSource : uint8_t {
     Debuginfod, ///< a debug file downloaded from a debuginfod server (or its client cache)
     SymbolTable, ///< names only, from .symtab
     DynamicSymbolTable, ///< names only, from .dynsym
+    BuildIdStore, ///< <dir>/<build-id>/debuginfo in a debug or search directory laid out by build ID
+    ClientCache, ///< <cache>/<build-id>/debuginfo in the debuginfod client cache, read offline
 };
 const char* debugSourceName(DebugSource s);
 
@@ -72,6 +88,11 @@ struct LocateResult {
     /// The binary itself came from a debuginfod server (its executable); a downloaded debug file
     /// says so by source == Debuginfod.
     bool binaryDownloaded = false;
+    /// Where the binary was found when not by its path or a search directory's index:
+    /// "build-id store <dir>" or "debuginfod client cache"; empty otherwise.
+    std::string binaryOrigin;
+    /// With source BuildIdStore: the store's directory.
+    std::string storeDir;
 
     std::string mismatchPath; ///< when status is BuildIdMismatch: the file rejected
     std::string mismatchBuildId; ///< its build ID
@@ -130,6 +151,14 @@ private:
     bool tryBinary(const std::string& path, LocateResult& r) const;
     bool tryDebugFile(const std::string& path, const std::string& buildId, LocateResult& r) const;
     bool tryDebugLink(LocateResult& r, const std::string& buildId) const;
+    /// <dir>/<id>/<name> when it exists and is not a cached miss (an empty file).
+    static std::string storeEntry(const std::string& dir, const std::string& id, const char* name);
+
+    struct Store {
+        std::string dir;
+        bool clientCache = false;
+    };
+    std::vector<Store> m_stores; ///< debug and search directories laid out by build ID, then the cache
 
     LocatorOptions m_options;
     std::vector<std::string> m_debugDirs;

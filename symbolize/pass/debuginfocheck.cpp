@@ -104,6 +104,8 @@ BinaryCheck checkBinary(const std::string& path, const DebugInfoLocator& locator
     case DebugSource::SearchDirectory:
     case DebugSource::DebugLink:
     case DebugSource::Debuginfod:
+    case DebugSource::BuildIdStore:
+    case DebugSource::ClientCache:
         c.verdict = c.dwarf.present ? CheckVerdict::Lines : CheckVerdict::NamesOnly;
         break;
     case DebugSource::GoPclntab:

@@ -75,6 +75,14 @@ struct JobResult {
     std::string engineDetail; // SymbolizerEngine::description()
 };
 
+// The locator reads the client cache the debuginfod client writes to (one cache, not two).
+LocatorOptions withClientCache(LocatorOptions o, const DebuginfodOptions& d)
+{
+    if (o.clientCacheDir.empty())
+        o.clientCacheDir = d.cacheDir;
+    return o;
+}
+
 // Whether a located binary lacks the DWARF a server may have.
 bool wantsDebuginfo(const LocateResult& r)
 {
@@ -449,7 +457,7 @@ private:
 
 SymbolizationPass::SymbolizationPass(SymbolizeOptions options)
     : m_options(std::move(options))
-    , m_locator(m_options.locator)
+    , m_locator(withClientCache(m_options.locator, m_options.debuginfod))
 {
 }
 

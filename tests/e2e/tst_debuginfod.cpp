@@ -140,7 +140,7 @@ private slots:
             QVERIFY2(m.source == DebugSource::Debuginfod, m.line().c_str());
             QVERIFY2(m.debuginfod.find(m_server->url()) != std::string::npos, m.line().c_str());
             QVERIFY2(m.line().find("debuginfod") != std::string::npos, m.line().c_str());
-            QVERIFY(m.resolved > 0);
+            QVERIFY2(m.resolved > 0, m.line().c_str());
         }
         QCOMPARE(chains(p), m_reference);
     }
@@ -203,6 +203,120 @@ private slots:
         QVERIFY(p.waitForFinished(60000));
         QCOMPARE(p.exitCode(), 2);
         QVERIFY(p.readAllStandardError().contains("no server enabled"));
+    }
+
+    // A folder per build ID holding debuginfo and executable (Parca's debug-info store,
+    // parca-debuginfo's output, the client cache's layout), given as a search path or a debug
+    // directory: used by build ID without a scan; the answers equal the unstripped files'.
+    void storeLaidOutByBuildId()
+    {
+        const QString store = path("store");
+        for (size_t b = 0; b < m_bins.size(); ++b) {
+            const QString folder = store + "/" + QString::fromStdString(m_bins[b].buildId);
+            QVERIFY(QDir().mkpath(folder));
+            QVERIFY(QFile::copy(path("server/") + m_bins[b].name, folder + "/executable"));
+            QVERIFY(QFile::copy(path("server/") + m_bins[b].name + ".debug", folder + "/debuginfo"));
+        }
+        std::vector<std::string> gone;
+        for (const Binary& b : m_bins)
+            gone.push_back("/nonexistent/deploy/" + b.name.toStdString());
+        for (const bool asSearchPath : { true, false }) {
+            model::Profile p = makeProfile(m_bins, gone);
+            SymbolizeOptions o = localOnly();
+            o.locator.useClientCache = false;
+            (asSearchPath ? o.locator.searchDirs : o.locator.debugDirs).push_back(store.toStdString());
+            SymbolizationPass pass(o);
+            auto report = pass.run(p);
+            QVERIFY(report);
+            QCOMPARE(pass.locator().indexedFileCount(), size_t(0)); // no file scanned
+            for (const MappingReport& m : report->mappings) {
+                QVERIFY2(m.status == LocateStatus::Found && m.source == DebugSource::BuildIdStore, m.line().c_str());
+                QVERIFY2(m.summary.find("(build-id store " + store.toStdString() + ")") != std::string::npos, m.line().c_str());
+                QVERIFY2(m.summary.find("executable " + store.toStdString()) != std::string::npos, m.line().c_str());
+                QVERIFY(m.debuginfod.empty());
+            }
+            QCOMPARE(chains(p), m_reference);
+        }
+
+        // A folder and a metadata file that lie: the first binary's folder holds the second
+        // binary's files. The ELF's own build ID decides: they are not used.
+        const QString liar = path("liar") + "/" + QString::fromStdString(m_bins[0].buildId);
+        QVERIFY(QDir().mkpath(liar));
+        QVERIFY(QFile::copy(path("server/") + m_bins[1].name, liar + "/executable"));
+        QVERIFY(QFile::copy(path("server/") + m_bins[1].name + ".debug", liar + "/debuginfo"));
+        QFile meta(liar + "/metadata");
+        QVERIFY(meta.open(QIODevice::WriteOnly));
+        meta.write(QByteArray("{\"build_id\":\"") + m_bins[0].buildId.c_str() + "\",\"state\":\"STATE_UPLOADED\"}");
+        meta.close();
+        // The first binary exists (stripped) at its path: its debuginfo must not come from the liar.
+        std::vector<std::string> paths = gone;
+        paths[0] = m_strippedPaths[0];
+        model::Profile p = makeProfile(m_bins, paths);
+        SymbolizeOptions o = localOnly();
+        o.locator.useClientCache = false;
+        o.locator.searchDirs = { path("liar").toStdString() };
+        auto report = symbolizeProfile(p, o);
+        QVERIFY(report);
+        const MappingReport& m0 = report->mappings[0];
+        QVERIFY2(m0.status == LocateStatus::Found && m0.source != DebugSource::BuildIdStore, m0.line().c_str());
+        QVERIFY2(m0.debugPath.empty(), m0.line().c_str());
+        bool rejected = false;
+        for (const std::string& t : m0.tried)
+            rejected = rejected || (t.find(liar.toStdString() + "/debuginfo: build ID mismatch") != std::string::npos);
+        QVERIFY2(rejected, m0.line().c_str());
+        // With the recorded path gone, the lying executable is refused too.
+        model::Profile q = makeProfile(m_bins, gone);
+        auto qr = symbolizeProfile(q, o);
+        QVERIFY(qr);
+        QVERIFY2(qr->mappings[0].status == LocateStatus::BuildIdMismatch, qr->mappings[0].line().c_str());
+        QCOMPARE(qr->mappings[0].resolved, uint64_t(0));
+    }
+
+    // The client cache the downloads above filled (libdebuginfod's own layout) is read offline:
+    // with --offline, with no server configured and the cache named by DEBUGINFOD_CACHE_PATH; and
+    // not when the user turned it off.
+    void clientCacheReadOffline()
+    {
+        const QString cache = path("cache-exec"); // filled by missingExecutableComesFromServer
+        QVERIFY(cacheHoldsAnyFile(cache));
+        std::vector<std::string> gone;
+        for (const Binary& b : m_bins)
+            gone.push_back("/nonexistent/deploy/" + b.name.toStdString());
+        const auto check = [&](const SymbolizeOptions& o) {
+            model::Profile p = makeProfile(m_bins, gone);
+            auto report = symbolizeProfile(p, o);
+            QVERIFY(report);
+            QCOMPARE(report->downloads, uint64_t(0));
+            for (const MappingReport& m : report->mappings) {
+                QVERIFY2(m.status == LocateStatus::Found && m.source == DebugSource::ClientCache, m.line().c_str());
+                QVERIFY2(m.summary.find("(debuginfod client cache)") != std::string::npos, m.line().c_str());
+                QVERIFY2(m.summary.find("from the debuginfod client cache") != std::string::npos, m.line().c_str());
+            }
+            QCOMPARE(chains(p), m_reference);
+        };
+        SymbolizeOptions offline = localOnly();
+        offline.debuginfod.urls = { m_server->url() };
+        offline.debuginfod.offline = true;
+        offline.debuginfod.cacheDir = cache.toStdString();
+        check(offline);
+        if (QTest::currentTestFailed())
+            return;
+
+        const QByteArray saved = qgetenv("DEBUGINFOD_CACHE_PATH");
+        qputenv("DEBUGINFOD_CACHE_PATH", cache.toUtf8());
+        SymbolizeOptions noServer = localOnly();
+        check(noServer);
+        // Turned off: nothing found.
+        noServer.locator.useClientCache = false;
+        model::Profile p = makeProfile(m_bins, gone);
+        auto report = symbolizeProfile(p, noServer);
+        if (saved.isNull())
+            qunsetenv("DEBUGINFOD_CACHE_PATH");
+        else
+            qputenv("DEBUGINFOD_CACHE_PATH", saved);
+        QVERIFY(report);
+        for (const MappingReport& m : report->mappings)
+            QVERIFY2(m.status == LocateStatus::NotFound, m.line().c_str());
     }
 
     void faults_data()
@@ -342,9 +456,10 @@ private slots:
         o.debuginfod.cacheDir = path("cache-main").toStdString(); // filled by the first test
         auto report = symbolizeProfile(p, o);
         QVERIFY(report);
+        // The locator reads the client cache itself (the cache libdebuginfod filled): no query.
         for (const MappingReport& m : report->mappings) {
-            QCOMPARE(m.source, DebugSource::Debuginfod);
-            QVERIFY2(m.debuginfod.find("from cache") != std::string::npos, m.line().c_str());
+            QVERIFY2(m.source == DebugSource::ClientCache, m.line().c_str());
+            QVERIFY2(m.debuginfod.empty(), m.line().c_str());
         }
         QCOMPARE(chains(p), m_reference);
     }

@@ -6,6 +6,7 @@
 // build information; the names a real runtime/pprof CPU profile carries, for the profile pass.
 #include "model/io/pprof/pprof.h"
 #include "model/io/profileio.h"
+#include "model/core/valueformat.h"
 #include "symbolize/locate/debuginfolocator.h"
 #include "symbolize/object/gobuildinfo.h"
 #include "symbolize/object/gopclntab.h"
@@ -15,7 +16,9 @@
 
 #include "processhelpers.h"
 
+#include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -176,6 +179,7 @@ private slots:
     void syntheticTable();
     void badInput();
     void pprofRoundTrip();
+    void goBuildIdsInSearchDirectory();
     void commandLine();
 };
 
@@ -923,6 +927,166 @@ void TestGoPclntab::pprofRoundTrip()
     }
     qInfo() << "locations compared" << compared << "with inline frames" << inlined;
     QVERIFY(compared * 10 > want.size() * 9);
+}
+
+// Parca Agent records a Go binary's build ID as the hex of its Go build ID string; other
+// producers write it plain, or the GNU build ID when the binary has one. Every kind of Go binary
+// (DWARF, -s -w, PIE, cgo) in a search directory, under a recorded path that does not exist, is
+// found by each of those IDs and its profile symbolized: physical function and innermost
+// file:line equal `go tool addr2line`'s.
+void TestGoPclntab::goBuildIdsInSearchDirectory()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    model::Profile p;
+    p.sampleTypes.push_back({ p.strings.intern("samples"), p.strings.intern("count") });
+    const int64_t one = 1;
+    struct Want {
+        QString binary;
+        uint64_t elfAddress;
+    };
+    std::vector<Want> want; // per location
+    std::map<std::string, QString> idKind; // recorded build ID -> "go_pie hex Go build ID"
+    size_t gnuIds = 0;
+    for (const char* name : { "go_default", "go_stripped", "go_pie", "go_cgo" }) {
+        const QString copy = dir.filePath(QString("search/") + name);
+        QVERIFY(QDir().mkpath(QFileInfo(copy).path()));
+        QVERIFY(QFile::copy(fixture(name), copy));
+        auto elf = ElfFile::open(fixture(name).toStdString());
+        QVERIFY(elf);
+        const std::string& goId = (*elf)->goBuildId();
+        QVERIFY2(!goId.empty(), name);
+        std::vector<std::pair<std::string, QString>> ids {
+            { toHex(std::span(reinterpret_cast<const uint8_t*>(goId.data()), goId.size())), "hex Go build ID" },
+            { goId, "plain Go build ID" },
+        };
+        if (!(*elf)->buildId().empty()) {
+            ids.emplace_back((*elf)->buildId(), "GNU build ID");
+            ++gnuIds;
+        }
+        auto engine = openEngine(fixture(name));
+        QVERIFY(engine);
+        std::vector<uint64_t> addresses = tableAddresses(engine->table());
+        // Every 5th address keeps the test quick; entries and PCs inside functions both stay.
+        std::vector<uint64_t> sampled;
+        for (size_t i = 0; i < addresses.size(); i += 5)
+            sampled.push_back(addresses[i]);
+        const ElfSegment* x = nullptr;
+        for (const ElfSegment& s : (*elf)->segments())
+            if (s.type == elf::PT_LOAD && (s.flags & elf::PF_X))
+                x = &s;
+        QVERIFY(x);
+        const uint64_t page = 4096;
+        const bool pie = (*elf)->type() == ElfType::Shared;
+        for (size_t k = 0; k < ids.size(); ++k) {
+            const uint64_t base = pie ? 0x555555554000ull : 0;
+            model::Mapping m;
+            m.start = base + (x->vaddr & ~(page - 1));
+            m.limit = base + ((x->vaddr + x->memsz + page - 1) & ~(page - 1));
+            m.offset = x->offset & ~(page - 1);
+            m.file = p.strings.intern("/nonexistent/app/" + std::string(name));
+            m.buildId = p.strings.intern(ids[k].first);
+            m.sourceId = p.mappings.size() + 1;
+            idKind[ids[k].first] = QString(name) + " " + ids[k].second;
+            const model::MappingId mid(p.mappings.size());
+            p.mappings.push_back(m);
+            for (uint64_t a : sampled) {
+                if (a < x->vaddr || a >= x->vaddr + x->memsz)
+                    continue;
+                model::Location loc;
+                loc.mapping = mid;
+                loc.address = a - x->vaddr + x->offset - m.offset + m.start;
+                loc.sourceId = p.locations.size() + 1;
+                const model::LocationId lid(p.locations.size());
+                p.locations.push_back(loc);
+                p.addSample(p.internStack(std::span(&lid, 1)), std::span(&one, 1));
+                want.push_back({ QString(name), a });
+            }
+        }
+    }
+    QVERIFY2(gnuIds >= 1, "no Go fixture has a GNU build ID (go_cgo should)");
+
+    // The reference: the same profile with the fixtures' own paths recorded, found by path.
+    model::Profile ref = p;
+    for (model::Mapping& m : ref.mappings)
+        m.file = ref.strings.intern(fixture(QString::fromStdString(std::string(model::baseName(p.str(m.file))))).toStdString());
+    SymbolizeOptions options;
+    options.locator.useDefaultDebugDir = false;
+    options.locator.useClientCache = false;
+    options.threads = 2;
+    options.elideGoWrappers = false; // go tool addr2line keeps the wrapper frames
+    auto refReport = symbolizeProfile(ref, options);
+    QVERIFY(refReport);
+    options.locator.searchDirs = { dir.filePath("search").toStdString() };
+    options.threads = 2;
+    auto report = symbolizeProfile(p, options);
+    QVERIFY2(report, report ? "" : qPrintable(QString::fromStdString(report.error().toString())));
+    QStringList notFound;
+    for (const MappingReport& m : report->mappings)
+        if (m.status != LocateStatus::Found || m.resolved == 0)
+            notFound << idKind[m.buildId] + ": " + QString::fromStdString(m.summary);
+    QVERIFY2(notFound.isEmpty(), qPrintable(notFound.join('\n')));
+
+    // The oracle, per binary.
+    std::map<QString, std::map<uint64_t, std::pair<QString, QString>>> oracle;
+    for (const Want& w : want)
+        oracle[w.binary][w.elfAddress];
+    for (auto& [binary, answers] : oracle) {
+        QByteArray input;
+        for (const auto& [a, _] : answers)
+            input += "0x" + QByteArray::number(qulonglong(a), 16) + '\n';
+        const QList<QByteArray> lines
+            = runForOutput(QStringLiteral(SYMFLAME_GO_TOOL), { "tool", "addr2line", fixture(binary) }, input).split('\n');
+        QVERIFY(size_t(lines.size()) >= 2 * answers.size());
+        int i = 0;
+        for (auto& [a, answer] : answers) {
+            answer = { QString::fromUtf8(lines[2 * i]), QString::fromUtf8(lines[2 * i + 1]) };
+            ++i;
+        }
+    }
+    const auto chainOf = [](const model::Profile& prof, const model::Location& loc) {
+        QStringList chain;
+        for (const model::Line& l : prof.linesOf(loc))
+            chain << QString::fromUtf8(prof.str(prof.functions[l.function.index()].name)) + ' '
+                    + QString::fromUtf8(prof.str(prof.functions[l.function.index()].file)) + ':' + QString::number(l.line);
+        return chain.join(" | ");
+    };
+    Tally tally;
+    size_t againstAddr2line = 0;
+    for (size_t i = 0; i < p.locations.size(); ++i) {
+        const QString refChain = chainOf(ref, ref.locations[i]);
+        if (chainOf(p, p.locations[i]) != refChain)
+            tally.mismatch(QString("%1 0x%2: found by path %3, by build ID %4")
+                               .arg(want[i].binary)
+                               .arg(want[i].elfAddress, 0, 16)
+                               .arg(refChain, chainOf(p, p.locations[i])));
+        // go tool addr2line reads the gopclntab; DWARF names some functions otherwise (".abi0"
+        // suffixes, "./<autogenerated>"), compared with llvm-symbolizer by dwarfOracle.
+        if (report->mappings[p.locations[i].mapping.index()].source != DebugSource::GoPclntab)
+            continue;
+        ++againstAddr2line;
+        const auto& [wantName, wantPos] = oracle[want[i].binary][want[i].elfAddress];
+        const auto lines = p.linesOf(p.locations[i]);
+        QString gotName = "?", gotPos = "?:0";
+        if (!lines.empty()) {
+            const model::Function& inner = p.functions[lines.front().function.index()];
+            const model::Function& outer = p.functions[lines.back().function.index()];
+            gotName = QString::fromUtf8(p.str(outer.name));
+            const QString file = QString::fromUtf8(p.str(inner.file));
+            gotPos = file.isEmpty() && lines.front().line == 0 ? QString(":-1")
+                                                                : file + ':' + QString::number(lines.front().line);
+        }
+        ++tally.compared;
+        if (gotName != wantName || gotPos != wantPos)
+            tally.mismatch(QString("%1 0x%2: addr2line %3 %4, symflame %5 %6")
+                               .arg(want[i].binary)
+                               .arg(want[i].elfAddress, 0, 16)
+                               .arg(wantName, wantPos, gotName, gotPos));
+    }
+    qInfo() << "mappings" << p.mappings.size() << "locations" << p.locations.size() << "compared with go tool addr2line"
+            << againstAddr2line;
+    QVERIFY(againstAddr2line > 1000);
+    QVERIFY2(tally.mismatches == 0, qPrintable(QString("%1 mismatches:\n").arg(tally.mismatches) + tally.examples.join('\n')));
 }
 
 // The command line on Go binaries: `debuginfo check` passes a stripped Go binary (lines from the

@@ -205,7 +205,7 @@ private slots:
             QVERIFY2(!protocol::decodeOpened(std::string_view(payload).substr(0, n)), qPrintable(QString::number(n)));
         QVERIFY(!protocol::decodeOpened(payload + 'x'));
         std::string badSource = payload;
-        badSource[1] = char(uint8_t(DebugSource::DynamicSymbolTable) + 1);
+        badSource[1] = char(uint8_t(DebugSource::ClientCache) + 1); // past the last source
         auto bad = protocol::decodeOpened(badSource);
         QVERIFY(!bad);
         QCOMPARE(QString::fromStdString(bad.error().message), QStringLiteral("malformed opened message"));
