@@ -6,6 +6,7 @@
 
 #include "app/cmdline.h"
 #include "app/debuginfodargs.h"
+#include "app/diffargs.h"
 #include "app/output.h"
 #include "app/printers/infoprinter.h"
 #include "app/printers/topprinter.h"
@@ -30,13 +31,17 @@ const char* usageText()
     return "Usage: symflame [FILE...]\n"
            "       symflame info FILE [--profile N] [--json] [--debug-dir D]... [--search-path D]...\n"
            "                [--path-map FROM=TO]... [--debuginfod URL]...\n"
-           "       symflame top FILE... [-n N] [--sample-type T] [--profile N] [--json] [--diff-base BASE [--normalize]]\n"
+           "       symflame top FILE... [-n N] [--sample-type T] [--profile N] [--json] [--diff-base BASE [--normalize] [--match M]]\n"
            "                    [LABEL OPTIONS]\n"
            "       symflame diff top|collapse BASE NEW [-n N] [--sample-type T] [--normalize] [--json]\n"
            "       symflame collapse FILE... [--sample-type T] [--profile N] [LABEL OPTIONS]\n"
            "       symflame symbolize IN -o OUT [--format otlp|pprof] [--profile N] [--debug-dir D]...\n"
            "                [--search-path D]... [--path-map FROM=TO]... [--source-map-dir D]...\n"
            "                [--json-report] [--debuginfod URL]... [--offline] [--isolate=none|downloaded|all]\n"
+           "       symflame source FILE FUNC_RE [--sample-type T] [--profile N] [--source-dir D]...\n"
+           "                [--path-map FROM=TO]... [--debug-dir D]... [--search-path D]... [--json]\n"
+           "       symflame disasm FILE FUNC_RE [--sample-type T] [--profile N] [--intel] [--debug-dir D]...\n"
+           "                [--search-path D]... [--path-map FROM=TO]... [--json]\n"
            "       symflame lookup --obj BIN [--output-style=LLVM|JSON] [--debug-dir D]... [--isolate=...] [ADDR...]\n"
            "       symflame debuginfo fetch BUILDID [--kind debuginfo|executable] [--debuginfod URL]...\n"
            "       symflame debuginfo check BIN... [--debug-dir D]... [--search-path D]... [--json]\n"
@@ -47,8 +52,10 @@ const char* usageText()
            "\n"
            "With no command, opens the viewer (on FILE when given; several files are merged into\n"
            "one profile, as by top). FILE is a pprof profile, OpenTelemetry profiles (OTLP protobuf,\n"
-           "an export request body, OTLP JSON, or a Collector file of many requests) or a V8\n"
-           ".cpuprofile (node --cpu-prof), gzip- or zstd-compressed or not.\n"
+           "an export request body, OTLP JSON, or a Collector file of many requests), a V8\n"
+           ".cpuprofile (node --cpu-prof) or a legacy profile go tool pprof reads (gperftools'\n"
+           "CPUPROFILE= and HEAPPROFILE= files, contention, thread, goroutine and Java text),\n"
+           "gzip- or zstd-compressed or not.\n"
            "\n"
            "Commands:\n"
            "  info      sample types, sample count, time, mappings and how many of their\n"
@@ -62,6 +69,13 @@ const char* usageText()
            "            writes the result to OUT (pprof; never IN); prints per mapping: path,\n"
            "            build ID, status, debug info source, locations resolved/total; resolves\n"
            "            JavaScript frames through source maps, one line per script\n"
+           "  source    the source of the functions FUNC_RE matches with the flat and cum cost of\n"
+           "            every line, as `go tool pprof -list` prints it (inlined callees on their own\n"
+           "            lines and at their call sites); FILE is symbolized first when it needs it\n"
+           "            (locally; debuginfod only with --debuginfod)\n"
+           "  disasm    the instructions of the functions with samples FUNC_RE matches, each with\n"
+           "            its flat and cum cost and source line, as `go tool pprof -disasm` prints them\n"
+           "            (LLVM's disassembler, AT&T or --intel syntax; calls named)\n"
            "  lookup    symbolizes addresses of BIN (from stdin when none are given) as\n"
            "            `llvm-symbolizer --obj BIN` does, in its LLVM or JSON layout\n"
            "  render    draws the flame graph to an image (PNG, or SVG for OUT.svg), colored by\n"
@@ -82,6 +96,8 @@ const char* usageText()
            "                     (functions matched by name, so a rebuilt binary compares; shares\n"
            "                     of BASE's total)\n"
            "  --normalize        top --diff-base: scale FILE to BASE's total first (pprof's -normalize)\n"
+           "  --match M          comparing: frames are the same by function (default), file (function\n"
+           "                     and source file) or line (function, file and line)\n"
            "  --sample-type T    a sample type name (\"cpu\", \"samples\", \"alloc_space\") or its\n"
            "                     index; default: the profile's default sample type\n"
            "  --profile N        for files of several profiles (OTLP): only profile N (`info` lists\n"
@@ -101,13 +117,14 @@ const char* usageText()
            "  --source-map-dir D symbolize: look for <script name>.map under D, and allow a\n"
            "                     sourceMappingURL to point into D (repeatable)\n"
            "  --json-report      symbolize: print the per-mapping report as a JSON array (scripts\n"
-           "                     after the mappings)\n"
+           "                     after the mappings, then debuginfod servers given up)\n"
            "  --debuginfod URL   symbolize, debuginfo, info: ask this debuginfod server for binaries\n"
            "                     and debug files not found locally (repeatable; default for\n"
            "                     symbolize and debuginfo: the servers in $DEBUGINFOD_URLS; info asks\n"
            "                     none unless given)\n"
            "  --offline          contact no debuginfod server (even when $DEBUGINFOD_URLS is set)\n"
-           "  --debuginfod-timeout S  give up a server that sends nothing for S seconds (30)\n"
+           "  --debuginfod-timeout S  give up a server that sends nothing for S seconds\n"
+           "                     for the rest of the run ($DEBUGINFOD_TIMEOUT, else 10)\n"
            "  --debuginfod-cache D    the client cache (default: the one gdb and perf share)\n"
            "  --downloads N      symbolize: downloads at once (default 4)\n"
            "  --isolate P        symbolize, lookup, info: which binaries are read in a worker\n"
@@ -280,15 +297,17 @@ int runTop(const std::vector<std::string>& paths, const LoadOptions& options, in
         auto base = loadMerged({ *basePath }, options, &rc);
         if (!base)
             return rc;
-        DiffOptions diffOptions;
-        diffOptions.normalize = args.has("normalize");
-        auto diff = diffProfiles(std::move(*base), std::move(*profile), diffOptions);
+        std::string error;
+        const auto diffOptions = diffOptionsFrom(args, &error);
+        if (!diffOptions)
+            return usageError("top: " + error);
+        auto diff = diffProfiles(std::move(*base), std::move(*profile), *diffOptions);
         if (!diff)
             return inputError(describePaths(paths), diff.error().message);
         profile = std::move(diff->profile);
         baseTotals = std::move(diff->baseTotals);
-    } else if (args.has("normalize")) {
-        return usageError("top: --normalize scales a profile to its --diff-base; give one");
+    } else if (args.has("normalize") || args.has("match")) {
+        return usageError("top: --normalize and --match are for comparing, with a --diff-base; give one");
     }
     const auto type = selectSampleType(*profile, sampleTypeArg, describePaths(paths), &rc);
     if (!type)
@@ -356,7 +375,7 @@ int runHeadlessCommand(std::string_view command, int argc, char** argv)
         { "offline", 0, false }, { "no-client-cache", 0, false }, { "debuginfod-timeout", 0, true }, { "debuginfod-cache", 0, true },
         { "downloads", 0, true }, { "isolate", 0, true }, { "isolate-timeout", 0, true } };
     static constexpr OptionSpec kTop[] = { { "json", 0, false }, { "nodes", 'n', true }, { "sample-type", 0, true },
-        { "profile", 0, true }, { "help", 'h', false }, { "diff-base", 0, true }, { "normalize", 0, false }, kLabelViewOptionSpecs[0], kLabelViewOptionSpecs[1],
+        { "profile", 0, true }, { "help", 'h', false }, { "diff-base", 0, true }, { "normalize", 0, false }, { "match", 0, true }, kLabelViewOptionSpecs[0], kLabelViewOptionSpecs[1],
         kLabelViewOptionSpecs[2], kLabelViewOptionSpecs[3], kLabelViewOptionSpecs[4] };
     static constexpr OptionSpec kCollapse[] = { { "sample-type", 0, true }, { "profile", 0, true },
         { "help", 'h', false }, kLabelViewOptionSpecs[0], kLabelViewOptionSpecs[1], kLabelViewOptionSpecs[2],

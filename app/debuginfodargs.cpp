@@ -9,6 +9,7 @@ namespace symflame::app {
 std::optional<symbolize::DebuginfodOptions> debuginfodOptionsFrom(const ParsedArgs& args, std::string* error)
 {
     symbolize::DebuginfodOptions o;
+    o.timeoutSeconds = symbolize::defaultDebuginfodTimeout(); // $DEBUGINFOD_TIMEOUT, else 10
     bool urlsGiven = false;
     for (const auto& [name, value] : args.options) {
         if (name == "debuginfod") {

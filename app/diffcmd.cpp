@@ -5,6 +5,7 @@
 
 #include "app/cli.h"
 #include "app/cmdline.h"
+#include "app/diffargs.h"
 #include "app/output.h"
 #include "app/printers/json.h"
 #include "model/analysis/collapse.h"
@@ -28,9 +29,10 @@ using namespace symflame::model;
 
 namespace {
 
-constexpr const char* kUsage = "usage: symflame diff top BASE NEW [-n N] [--sample-type T] [--normalize] [--json]\n"
-                               "       symflame diff collapse BASE NEW [--sample-type T] [--normalize]\n"
-                               "       symflame diff render BASE NEW -o OUT.png|OUT.svg [render's options] [--normalize]\n";
+constexpr const char* kUsage = "usage: symflame diff top BASE NEW [-n N] [--sample-type T] [--normalize] [--match M] [--json]\n"
+                               "       symflame diff collapse BASE NEW [--sample-type T] [--normalize] [--match M]\n"
+                               "       symflame diff render BASE NEW -o OUT.png|OUT.svg [render's options] [--normalize] [--match M]\n"
+                               "                            [--diff-threshold PCT] [--diff-colors relative|absolute]\n";
 
 struct Row {
     std::string name;
@@ -71,7 +73,7 @@ std::map<std::string, int64_t> foldedMap(const std::string& folded)
 int runDiffCommand(int argc, char** argv)
 {
     static constexpr OptionSpec kSpecs[] = { { "json", 0, false }, { "nodes", 'n', true }, { "sample-type", 0, true },
-        { "normalize", 0, false }, { "help", 'h', false } };
+        { "normalize", 0, false }, { "match", 0, true }, { "help", 'h', false } };
     std::string error;
     const auto args = parseArgs(std::span<char* const>(argv, static_cast<size_t>(argc)), kSpecs, &error);
     if (!args)
@@ -110,8 +112,10 @@ int runDiffCommand(int argc, char** argv)
         return inputError(basePath, base.error().message);
     if (!next)
         return inputError(newPath, next.error().message);
-    DiffOptions options;
-    options.normalize = args->has("normalize");
+    const auto parsedOptions = diffOptionsFrom(*args, &error);
+    if (!parsedOptions)
+        return usageError("diff: " + error);
+    const DiffOptions options = *parsedOptions;
     auto diff = diffProfiles(std::move(base).value(), std::move(next).value(), options);
     if (!diff)
         return inputError(newPath, diff.error().message);
@@ -119,8 +123,8 @@ int runDiffCommand(int argc, char** argv)
     const auto type = selectSampleType(diff->profile, args->value("sample-type"), newPath, &rc);
     if (!type)
         return rc;
-    const Profile sides = sideBySide(*diff);
     const size_t n = diff->profile.sampleTypes.size();
+    const Profile sides = sideBySide(std::move(*diff));
     const SymbolTable symbols = SymbolTable::build(sides);
     Output out;
 
@@ -160,7 +164,7 @@ int runDiffCommand(int argc, char** argv)
     const size_t changed = rows.size();
     if (count > 0 && rows.size() > size_t(count))
         rows.resize(size_t(count));
-    const Profile& p = diff->profile;
+    const Profile& p = sides; // (its first n types are the diff's, by name)
     const std::string_view typeName = p.str(p.sampleTypes[*type].type), unit = p.str(p.sampleTypes[*type].unit);
     const int64_t baseTotal = sides.totalValue(n + *type), newTotal = sides.totalValue(*type);
     if (args->has("json")) {

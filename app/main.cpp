@@ -5,6 +5,8 @@
 #include "app/diffcmd.h"
 #include "app/lookupcmd.h"
 #include "app/symbolizecmd.h"
+#include "app/sourcecmd.h"
+#include "app/disasmcmd.h"
 #include "symbolize/isolation/worker.h"
 
 #ifdef SYMFLAME_WITH_GUI
@@ -89,6 +91,10 @@ int main(int argc, char** argv)
         return runSymbolizeCommand(argc - 2, argv + 2);
     if (first == "lookup")
         return runLookupCommand(argc - 2, argv + 2);
+    if (first == "source")
+        return runSourceCommand(argc - 2, argv + 2);
+    if (first == "disasm")
+        return runDisasmCommand(argc - 2, argv + 2);
     if (first == "debuginfo")
         return runDebuginfoCommand(argc - 2, argv + 2);
     if (first == "diff" && !(argc > 2 && std::string_view(argv[2]) == "render"))

@@ -6,6 +6,7 @@
 #include "app/labelviewargs.h"
 
 #include "app/cli.h"
+#include "app/diffargs.h"
 #include "app/cmdline.h"
 #include "model/core/frameformat.h"
 #include "model/io/profileio.h"
@@ -43,7 +44,8 @@ std::optional<int> parseDimension(const std::optional<std::string>& text, int fa
 
 int runRender(char* argv0, int argc, char** argv)
 {
-    static constexpr OptionSpec kSpecs[] = { { "output", 'o', true }, { "width", 0, true }, { "height", 0, true }, { "scale", 0, true }, { "diff-base", 0, true }, { "normalize", 0, false },
+    static constexpr OptionSpec kSpecs[] = { { "output", 'o', true }, { "width", 0, true }, { "height", 0, true }, { "scale", 0, true }, { "diff-base", 0, true }, { "normalize", 0, false }, { "match", 0, true },
+        { "diff-threshold", 0, true }, { "diff-colors", 0, true }, { "diff-width", 0, true },
         { "sample-type", 0, true }, { "color-by", 0, true }, { "search", 0, true }, { "focus", 0, true },
         { "profile", 0, true }, { "help", 'h', false }, kLabelViewOptionSpecs[0], kLabelViewOptionSpecs[1],
         kLabelViewOptionSpecs[2], kLabelViewOptionSpecs[3], kLabelViewOptionSpecs[4] };
@@ -53,7 +55,8 @@ int runRender(char* argv0, int argc, char** argv)
         return usageError("render: " + error);
     if (args->has("help")) {
         std::fputs("usage: symflame render FILE -o OUT.png|OUT.svg [--width W] [--height H] [--scale S] [--sample-type T]\n"
-                   "         [--diff-base BASE [--normalize]]\n"
+                   "         [--diff-base BASE [--normalize] [--match M] [--diff-threshold PCT] [--diff-colors relative|absolute]\n"
+                   "          [--diff-width new|base|change]]\n"
                    "         [--color-by name|binary|status|type] [--search RE] [--focus FUNC] [--profile N]\n"
                    "         [--group-by K[,K]|none] [--group-leaf K] [--tag-focus F] [--tag-ignore F] [--time-range S,E]\n",
             stdout);
@@ -77,8 +80,31 @@ int runRender(char* argv0, int argc, char** argv)
     } else if (args->has("diff-base")) {
         scheme = ui::FlameGraphPainter::ColorScheme::Diff; // a comparison: colored by change
     }
-    if (args->has("normalize") && !args->has("diff-base"))
-        return usageError("render: --normalize scales a profile to its --diff-base; give one");
+    if ((args->has("normalize") || args->has("match")) && !args->has("diff-base"))
+        return usageError("render: --normalize and --match are for comparing, with a --diff-base; give one");
+    const auto diffOptions = diffOptionsFrom(*args, &error);
+    if (!diffOptions)
+        return usageError("render: " + error);
+    // A comparison's colors: changes up to PCT% of the total are no change (noise); saturation by
+    // the change relative to the frame's base (pprof's diff colors) or by its size.
+    double diffThreshold = 0.001;
+    if (const auto text = args->value("diff-threshold")) {
+        char* end = nullptr;
+        const double pct = std::strtod(text->c_str(), &end);
+        if (!args->has("diff-base") || text->empty() || *end != '\0' || !(pct >= 0 && pct <= 100))
+            return usageError("render: --diff-threshold wants a percentage of the total from 0 to 100 (0.1 by default) "
+                              "and a --diff-base");
+        diffThreshold = pct / 100.0;
+    }
+    const std::string diffWidth = args->value("diff-width").value_or("new");
+    if (args->has("diff-width") && (!args->has("diff-base") || (diffWidth != "new" && diffWidth != "base" && diffWidth != "change")))
+        return usageError("render: --diff-width is new, base or change (the size of the change), with a --diff-base");
+    bool diffAbsolute = false;
+    if (const auto colors = args->value("diff-colors")) {
+        if (!args->has("diff-base") || (*colors != "relative" && *colors != "absolute"))
+            return usageError("render: --diff-colors is relative or absolute, with a --diff-base");
+        diffAbsolute = *colors == "absolute";
+    }
     if (args->positional.empty())
         return usageError("render: missing FILE");
     if (args->positional.size() > 1)
@@ -129,17 +155,17 @@ int runRender(char* argv0, int argc, char** argv)
         auto base = baseLoad.get();
         if (!base)
             return inputError(*basePath, base.error().message);
-        DiffOptions diffOptions;
-        diffOptions.normalize = args->has("normalize");
-        auto diff = diffProfiles(std::move(base).value(), std::move(loaded).value(), diffOptions);
+        auto diff = diffProfiles(std::move(base).value(), std::move(loaded).value(), *diffOptions);
         if (!diff)
             return inputError(path, diff.error().message);
-        snapshot = ui::makeDiffSnapshot(*diff, path);
-        if (snapshot && (*snapshot)->sampleType != *type)
-            snapshot = ui::withSampleType(**snapshot, *type);
-        if (snapshot && !labels->empty()) {
+        snapshot = ui::makeDiffSnapshot(std::move(*diff), path);
+        // Drawn by NEW's widths, BASE's (the other half of the types) or the change's.
+        const size_t drawnType = diffWidth == "base" ? *type + (snapshot ? (*snapshot)->diffTypes : 0) : *type;
+        if (snapshot && (!labels->empty() || diffWidth == "change" || (*snapshot)->sampleType != drawnType)) {
             ui::ViewOptions view = (*snapshot)->view;
+            view.sampleType = drawnType;
             view.labels = *labels;
+            view.widthByChange = diffWidth == "change";
             snapshot = ui::withView(**snapshot, view);
         }
     } else {
@@ -174,6 +200,8 @@ int runRender(char* argv0, int argc, char** argv)
     painter.setFont(QGuiApplication::font());
     painter.setSnapshot(*snapshot);
     painter.setColorScheme(scheme);
+    painter.setDiffThreshold(diffThreshold);
+    painter.setDiffAbsolute(diffAbsolute);
     painter.setHighlight(std::move(highlight));
 
     const ui::ProfileSnapshot& s = **snapshot;
@@ -187,8 +215,8 @@ int runRender(char* argv0, int argc, char** argv)
         options.title = QStringLiteral("%1 compared with %2 \u2014 %3, total %4, base %5%6")
                             .arg(QFileInfo(QString::fromStdString(path)).fileName(),
                                 QFileInfo(QString::fromStdString(*args->value("diff-base"))).fileName(),
-                                QString::fromUtf8(s.typeName()), QString::fromStdString(formatValue(total, s.unit())),
-                                QString::fromStdString(formatValue(s.baseTree->totalValue(), s.unit())),
+                                QString::fromUtf8(s.typeName()), QString::fromStdString(formatValue(s.newSideTotal(), s.unit())),
+                                QString::fromStdString(formatValue(s.baseSideTotal(), s.unit())),
                                 args->has("normalize") ? QStringLiteral(" (normalized)") : QString());
     } else {
         options.title = QStringLiteral("%1 \u2014 %2, total %3, %4")

@@ -33,7 +33,7 @@ PACKAGES=(
   xvfb xauth imagemagick zstd
   debuginfod elfutils binutils dwz xz-utils clang lld libclang-rt-14-dev
   golang-go golang-github-google-pprof-dev google-perftools libgoogle-perftools-dev
-  nlohmann-json3-dev nettle-dev libc6-dbg
+  nlohmann-json3-dev nettle-dev libc6-dbg linux-perf
 )
 
 missing=()

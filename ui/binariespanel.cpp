@@ -60,6 +60,18 @@ BinariesPanel::BinariesPanel(QWidget* parent)
     top->addWidget(m_summary, 1);
     top->addWidget(m_onlyProblems);
     layout->addLayout(top);
+    auto* servers = new QHBoxLayout();
+    m_serversGivenUp = new QLabel(this);
+    m_serversGivenUp->setWordWrap(true);
+    m_serversGivenUp->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_workOffline = new QPushButton(tr("Work Offline"), this);
+    m_workOffline->setToolTip(tr("Ask no debuginfod server from now on (Settings > Symbolization turns them back on)"));
+    servers->addWidget(m_serversGivenUp, 1);
+    servers->addWidget(m_workOffline);
+    layout->addLayout(servers);
+    m_serversGivenUp->hide();
+    m_workOffline->hide();
+    connect(m_workOffline, &QPushButton::clicked, this, &BinariesPanel::workOfflineRequested);
 
     auto* proxy = new ProblemFilter(this);
     m_proxy = proxy;
@@ -196,6 +208,13 @@ void BinariesPanel::selectRow(int row)
             idx, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
 }
 
+void BinariesPanel::setServersGivenUp(const QStringList& lines)
+{
+    m_serversGivenUp->setText(lines.join('\n'));
+    m_serversGivenUp->setVisible(!lines.isEmpty());
+    m_workOffline->setVisible(!lines.isEmpty());
+}
+
 void BinariesPanel::updateSummary()
 {
     // Counted over the binaries there is something to look up for; [vdso], the kernel and
@@ -248,9 +267,10 @@ void BinariesPanel::updateDetails()
     } else {
         lines << tr("Details:   %1").arg(QString::fromStdString(r->detail));
     }
-    if (!r->debugPath.empty())
+    // Each thing once: the details name the debug file and what the servers answered already.
+    if (!r->debugPath.empty() && r->detail.find(r->debugPath) == std::string::npos)
         lines << tr("DWARF from: %1").arg(QString::fromStdString(r->debugPath));
-    if (!r->debuginfod.empty())
+    if (!r->debuginfod.empty() && r->detail.find(r->debuginfod) == std::string::npos)
         lines << tr("debuginfod: %1").arg(QString::fromStdString(r->debuginfod));
     lines << tr("Locations: %1 of %2 symbolized").arg(r->symbolized).arg(r->locations);
     if (!r->tried.empty()) {

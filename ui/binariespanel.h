@@ -31,6 +31,9 @@ public:
     /// Whether debuginfod servers are enabled (the Fetch action is offered only then).
     void setFetchEnabled(bool enabled);
     void setOnlyProblems(bool only);
+    /// The debuginfod servers the last symbolization gave up (givenUpLine() each); shown under
+    /// the summary with a "Work Offline" button while there are any.
+    void setServersGivenUp(const QStringList& lines);
     /// The row shown in the details, or -1.
     int currentRow() const;
     void selectRow(int row);
@@ -49,6 +52,8 @@ signals:
     void fileLocated(int row, const QString& path);
     void searchDirectoryAdded(const QString& dir);
     void fetchRequested(int row);
+    /// The user chose to stop asking debuginfod servers (after one was given up).
+    void workOfflineRequested();
     /// Highlight the binary's frames in the flame graph.
     void showInFlameGraph(int row);
 
@@ -65,6 +70,8 @@ private:
     QTableView* m_view = nullptr;
     QCheckBox* m_onlyProblems = nullptr;
     QLabel* m_summary = nullptr;
+    QLabel* m_serversGivenUp = nullptr;
+    QPushButton* m_workOffline = nullptr;
     QPlainTextEdit* m_details = nullptr;
     QPushButton* m_locate = nullptr;
     QPushButton* m_addDir = nullptr;

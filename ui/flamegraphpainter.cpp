@@ -64,6 +64,12 @@ void FlameGraphPainter::setSnapshot(std::shared_ptr<const ProfileSnapshot> snaps
     m_snapshot = std::move(snapshot);
     m_labelNames.clear();
     m_binaryPalette.clear();
+    m_largestChange = 0;
+    if (m_snapshot && m_snapshot->tree && m_snapshot->baseTree)
+        for (size_t i = 1; i < m_snapshot->tree->size(); ++i) {
+            const int64_t delta = newTotal(NodeId(i)) - baseTotal(NodeId(i));
+            m_largestChange = std::max(m_largestChange, delta < 0 ? -delta : delta);
+        }
     if (m_snapshot && m_snapshot->profile) {
         const Profile& p = *m_snapshot->profile;
         std::vector<std::string> names;
@@ -277,15 +283,17 @@ QColor FlameGraphPainter::colorOfBinary(std::string_view binaryName, bool dark) 
     return dark ? QColor(QColor::fromHsv(c.hsvHue(), std::min(255, c.hsvSaturation() + 40), 150).rgb()) : c;
 }
 
-QColor FlameGraphPainter::diffColor(int64_t base, int64_t next, int64_t threshold, bool dark)
+QColor FlameGraphPainter::diffColor(int64_t base, int64_t next, int64_t threshold, bool dark, int64_t absoluteScale)
 {
     const int64_t delta = next - base;
-    if ((delta < 0 ? -delta : delta) <= threshold)
+    const int64_t size = delta < 0 ? -delta : delta;
+    if (size <= threshold)
         return dark ? QColor(88, 88, 96) : QColor(222, 222, 228);
     // Relative change: 1 for a doubling (or more, or a frame only in NEW), 1 for a halving
-    // (or less, down to gone), linear in between.
-    const double relative = delta > 0 ? (base <= 0 ? 1.0 : std::min(1.0, double(delta) / double(base)))
-                                      : std::min(1.0, 2.0 * double(-delta) / double(std::max<int64_t>(base, 1)));
+    // (or less, down to gone), linear in between. Absolute: the change against the scale.
+    const double relative = absoluteScale > 0 ? std::min(1.0, double(size) / double(absoluteScale))
+        : delta > 0 ? (base <= 0 ? 1.0 : std::min(1.0, double(delta) / double(base)))
+                    : std::min(1.0, 2.0 * double(-delta) / double(std::max<int64_t>(base, 1)));
     const int sat = 40 + int(std::lround(150.0 * relative));
     const int hue = delta > 0 ? 2 : 218;
     return QColor(QColor::fromHsv(hue, sat, dark ? 200 : 245).rgb());
@@ -295,13 +303,19 @@ QColor FlameGraphPainter::diffNodeColor(NodeId node, bool dark) const
 {
     if (!m_snapshot->baseTree)
         return dark ? QColor(88, 88, 96) : QColor(222, 222, 228);
-    const int64_t scale = std::max(m_snapshot->tree->totalValue(), m_snapshot->baseTree->totalValue());
+    const int64_t scale = std::max(m_snapshot->newSideTotal(), m_snapshot->baseSideTotal());
     const auto threshold = int64_t(std::llround(double(scale) * m_diffThreshold));
-    return diffColor(baseTotal(node), newTotal(node), threshold, dark);
+    return diffColor(baseTotal(node), newTotal(node), threshold, dark, m_diffAbsolute ? m_largestChange : 0);
 }
 
 int64_t FlameGraphPainter::newTotal(NodeId node) const
 {
+    if (m_snapshot->widthByChange()) { // drawn by the change: NEW's node of the same path
+        const auto& match = *m_snapshot->newMatch;
+        return node.index() < match.size() && match[node.index()].valid()
+            ? m_snapshot->newTree->node(match[node.index()]).total
+            : 0;
+    }
     if (!m_snapshot->widthByBase())
         return m_snapshot->tree->node(node).total;
     return inBase(node) ? m_snapshot->baseTree->node((*m_snapshot->baseMatch)[node.index()]).total : 0;
@@ -471,8 +485,13 @@ std::vector<FlameGraphPainter::LegendEntry> FlameGraphPainter::legend(bool dark)
     if (m_scheme == ColorScheme::Diff) {
         // What the colors of a comparison mean (the entries select no symbols).
         const QString within = QString::number(m_diffThreshold * 100.0, 'g', 3);
-        out.push_back({ QStringLiteral("grew (saturated: doubled or more)"), diffColor(100, 200, 0, dark), {} });
-        out.push_back({ QStringLiteral("shrank (saturated: halved or less)"), diffColor(200, 100, 0, dark), {} });
+        if (m_diffAbsolute) {
+            out.push_back({ QStringLiteral("grew (saturated: the largest change)"), diffColor(0, 1, 0, dark, 1), {} });
+            out.push_back({ QStringLiteral("shrank (saturated: the largest change)"), diffColor(1, 0, 0, dark, 1), {} });
+        } else {
+            out.push_back({ QStringLiteral("grew (saturated: doubled or more)"), diffColor(100, 200, 0, dark), {} });
+            out.push_back({ QStringLiteral("shrank (saturated: halved or less)"), diffColor(200, 100, 0, dark), {} });
+        }
         out.push_back({ QStringLiteral("unchanged (within %1% of the total)").arg(within), diffColor(0, 0, 0, dark), {} });
         if (m_snapshot->widthByBase())
             out.push_back({ QStringLiteral("only in the base: vanished (hatched)"), diffColor(1, 0, 0, dark), {} });

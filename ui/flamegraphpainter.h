@@ -145,8 +145,9 @@ public:
     static QColor statusColor(model::FrameStatus status, bool dark);
     /// The color of a change from base to next: a neutral grey when |next - base| is at most
     /// threshold (a value: noise), else red (grown) or blue (shrunk), more saturated the larger
-    /// the change relative to base (full from a doubling or a halving down).
-    static QColor diffColor(int64_t base, int64_t next, int64_t threshold, bool dark);
+    /// the change relative to base (full from a doubling or a halving down); or, given an
+    /// absoluteScale, the larger the change against it (full at absoluteScale).
+    static QColor diffColor(int64_t base, int64_t next, int64_t threshold, bool dark, int64_t absoluteScale = 0);
     /// A comparison's BASE value of a node of the tree (total), 0 for a path only in NEW; and
     /// whether the path exists on the other side at all (inBase: in BASE, or in NEW when the
     /// graph is drawn by BASE's widths).
@@ -158,6 +159,13 @@ public:
     /// Changes up to this share of the larger side's total count as no change (0.001 = 0.1%).
     void setDiffThreshold(double share) { m_diffThreshold = share; }
     double diffThreshold() const { return m_diffThreshold; }
+    /// Saturation by the size of a change (the largest change of any frame is full) instead of
+    /// by the change relative to the frame's base value: a small function that doubled is as red
+    /// as the big one that doubled, unless this is on.
+    void setDiffAbsolute(bool on) { m_diffAbsolute = on; }
+    bool diffAbsolute() const { return m_diffAbsolute; }
+    /// The largest |new - base| of the frames below the root (0 when not a comparison).
+    int64_t largestChange() const { return m_largestChange; }
     static QColor kindColor(model::FrameKind kind, bool dark);
 
 private:
@@ -188,6 +196,8 @@ private:
     std::vector<model::NodeId> m_ancestors;
     bool m_showAncestors = true;
     double m_diffThreshold = 0.001;
+    bool m_diffAbsolute = false;
+    int64_t m_largestChange = 0;
     model::FlameLayout m_layout;
     int m_layoutWidth = -1;
     bool m_layoutValid = false;

@@ -29,6 +29,7 @@ void showShortcuts(QWidget* parent)
         { "Ctrl+0, Home", "Reset the zoom" },
         { "Ctrl+wheel", "Zoom horizontally around the pointer" },
         { "Shift+wheel, drag", "Pan a zoomed view" },
+        { "Ctrl+U", "Source and disassembly of the selected function, with the cost of each line" },
         { "Ctrl+I", "Flame or icicle" },
         { "Ctrl+B", "Top-down or bottom-up" },
         { "Ctrl+Q", "Quit" },

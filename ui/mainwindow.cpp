@@ -2,6 +2,8 @@
 // the widgets; the work itself is in those objects and in the panels.
 #include "ui/mainwindow.h"
 
+#include "symbolize/locate/debuginfodclient.h"
+
 #include "model/core/frameformat.h"
 #include "model/io/profileio.h"
 #include "symbolize/pass/binarytriage.h"
@@ -21,6 +23,7 @@
 #include "ui/promiseprogress.h"
 #include "ui/recentfiles.h"
 #include "ui/searchbar.h"
+#include "ui/sourcepanel.h"
 #include "ui/startpage.h"
 #include "ui/symbolizesettings.h"
 #include "ui/topfunctionsmodel.h"
@@ -208,10 +211,25 @@ void MainWindow::applyColorScheme(FlameGraphPainter::ColorScheme scheme)
     m_flame->setColorScheme(scheme);
     callersGraph()->setColorScheme(scheme); // the halves read as the main view does
     calleesGraph()->setColorScheme(scheme);
-    m_legend->setLegend(*m_flame);
+    applyDiffColors(); // (and the legend)
     m_legendDock->setVisible(scheme != FlameGraphPainter::ColorScheme::Name);
     for (QAction* a : m_colorActions)
         a->setChecked(a->data().toInt() == int(scheme));
+}
+
+void MainWindow::applyDiffColors()
+{
+    double share = 0.001;
+    for (QAction* a : m_diffThresholdActions)
+        if (a->isChecked())
+            share = a->data().toDouble();
+    const bool absolute = m_diffAbsoluteAction && m_diffAbsoluteAction->isChecked();
+    for (FlameGraphWidget* graph : { m_flame, callersGraph(), calleesGraph() }) {
+        graph->painter().setDiffThreshold(share);
+        graph->painter().setDiffAbsolute(absolute);
+        graph->update();
+    }
+    m_legend->setLegend(*m_flame);
 }
 
 FlameGraphPainter::ColorScheme MainWindow::defaultColorScheme() const
@@ -380,6 +398,30 @@ void MainWindow::createMenus()
         if (isComparing())
             compareWith(m_session->basePath());
     });
+    // What makes frames of the two the same: function (a rebuild compares), or place too.
+    QMenu* matchMenu = file->addMenu(tr("Match &Frames By"));
+    matchMenu->setObjectName(QStringLiteral("matchMenu"));
+    auto* matchGroup = new QActionGroup(this);
+    const int chosenMatch = QSettings().value(QStringLiteral("compare/match"), 0).toInt();
+    const std::pair<QString, model::DiffOptions::Match> matches[] = {
+        { tr("&Function"), model::DiffOptions::Match::Function },
+        { tr("Function and Source F&ile"), model::DiffOptions::Match::File },
+        { tr("Function and &Line"), model::DiffOptions::Match::Line },
+    };
+    for (const auto& [name, match] : matches) {
+        QAction* a = matchMenu->addAction(name, this, [this, match = match] {
+            QSettings().setValue(QStringLiteral("compare/match"), int(match));
+            if (isComparing())
+                compareWith(m_session->basePath());
+        });
+        a->setCheckable(true);
+        a->setData(int(match));
+        a->setChecked(int(match) == chosenMatch);
+        matchGroup->addAction(a);
+        m_matchActions << a;
+    }
+    matchMenu->actions().at(1)->setToolTip(tr("Static functions of one name in two files stay apart"));
+    matchMenu->actions().at(2)->setToolTip(tr("Which lines of a function changed"));
     m_widthByBaseAction = file->addAction(tr("Widths by the &Base Profile"));
     m_widthByBaseAction->setObjectName(QStringLiteral("widthByBaseAction"));
     m_widthByBaseAction->setCheckable(true);
@@ -387,8 +429,27 @@ void MainWindow::createMenus()
     m_widthByBaseAction->setToolTip(tr("Draw the comparison by the base's widths, so that the stacks that vanished show"));
     connect(m_widthByBaseAction, &QAction::triggered, this, [this](bool byBase) {
         const auto& s = m_session->snapshot();
-        if (s && s->isDiff() && s->widthByBase() != byBase)
-            m_session->chooseSampleType(s->otherSideType());
+        if (!s || !s->isDiff() || (s->widthByBase() == byBase && !s->view.widthByChange))
+            return;
+        ViewOptions view = s->view;
+        view.widthByChange = false;
+        view.sampleType = s->sampleType % s->diffTypes + (byBase ? s->diffTypes : 0);
+        m_session->setView(view);
+    });
+    m_widthByChangeAction = file->addAction(tr("Widths by the Size of the C&hange"));
+    m_widthByChangeAction->setObjectName(QStringLiteral("widthByChangeAction"));
+    m_widthByChangeAction->setCheckable(true);
+    m_widthByChangeAction->setEnabled(false);
+    m_widthByChangeAction->setToolTip(tr("Draw each frame as wide as the change below it, grown or shrunk (as pprof's "
+                                         "diff flame graph), so small functions that changed much show"));
+    connect(m_widthByChangeAction, &QAction::triggered, this, [this](bool byChange) {
+        const auto& s = m_session->snapshot();
+        if (!s || !s->isDiff() || s->view.widthByChange == byChange)
+            return;
+        ViewOptions view = s->view;
+        view.widthByChange = byChange;
+        view.sampleType = s->sampleType % s->diffTypes; // NEW's half: the change is new minus base
+        m_session->setView(view);
     });
     file->addSeparator();
     QAction* exportAction = file->addAction(tr("&Export…"), this, &MainWindow::exportDialog);
@@ -407,6 +468,29 @@ void MainWindow::createMenus()
     QAction* find = view->addAction(tr("&Find…"), m_searchBar, &SearchBar::activate);
     find->setShortcut(QKeySequence::Find);
     m_profileActions << find;
+    QAction* source = view->addAction(tr("Show &Source and Disassembly"), this, [this] {
+        const auto& snapshot = m_session->snapshot();
+        const NodeId node = m_flame->selected();
+        if (!snapshot || !node.valid() || node == snapshot->tree->root()) {
+            statusBar()->showMessage(tr("Select a frame first, then Show Source and Disassembly"), 4000);
+            return;
+        }
+        showSource(QString::fromStdString(snapshot->symbols->displayName(snapshot->tree->node(node).symbol)));
+    });
+    source->setObjectName(QStringLiteral("showSourceAction"));
+    source->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_U));
+    source->setStatusTip(tr("The selected function's source lines and instructions with their costs"));
+    m_profileActions << source;
+    m_intelSyntaxAction = view->addAction(tr("&Intel Assembly Syntax"));
+    m_intelSyntaxAction->setObjectName(QStringLiteral("intelSyntaxAction"));
+    m_intelSyntaxAction->setCheckable(true);
+    m_intelSyntaxAction->setChecked(QSettings().value(QStringLiteral("source/intel"), false).toBool());
+    connect(m_intelSyntaxAction, &QAction::toggled, this, [this](bool on) {
+        QSettings().setValue(QStringLiteral("source/intel"), on);
+        if (m_sourceDock->isVisible())
+            if (const SourceContent* c = m_sourcePanel->content())
+                showSource(QString::fromStdString(c->function));
+    });
     m_icicleAction = view->addAction(tr("&Icicle (Root at the Top)"));
     m_icicleAction->setCheckable(true);
     m_icicleAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
@@ -446,6 +530,34 @@ void MainWindow::createMenus()
         colorGroup->addAction(a);
         m_colorActions << a;
     }
+    // How a comparison's colors read: which changes are noise, and what saturates.
+    colors->addSeparator();
+    QMenu* within = colors->addMenu(tr("Comparing: Unchanged &Within"));
+    within->setObjectName(QStringLiteral("diffThresholdMenu"));
+    auto* withinGroup = new QActionGroup(this);
+    const double chosenWithin = QSettings().value(QStringLiteral("compare/threshold"), 0.001).toDouble();
+    for (const double share : { 0.0, 0.001, 0.005, 0.01, 0.05 }) {
+        QAction* a = within->addAction(share == 0 ? tr("Nothing (every change colored)")
+                                                  : tr("%1% of the Total").arg(QLocale().toString(share * 100, 'g', 3)),
+            this, [this, share] {
+                QSettings().setValue(QStringLiteral("compare/threshold"), share);
+                applyDiffColors();
+            });
+        a->setCheckable(true);
+        a->setChecked(std::abs(share - chosenWithin) < 1e-9);
+        a->setData(share);
+        withinGroup->addAction(a);
+        m_diffThresholdActions << a;
+    }
+    m_diffAbsoluteAction = colors->addAction(tr("Comparing: Saturation by &Absolute Change"), this, [this](bool on) {
+        QSettings().setValue(QStringLiteral("compare/absolute"), on);
+        applyDiffColors();
+    });
+    m_diffAbsoluteAction->setObjectName(QStringLiteral("diffAbsoluteAction"));
+    m_diffAbsoluteAction->setCheckable(true);
+    m_diffAbsoluteAction->setChecked(QSettings().value(QStringLiteral("compare/absolute"), false).toBool());
+    m_diffAbsoluteAction->setToolTip(tr("Saturate by the size of a change (the largest is full) instead of by the change "
+                                        "relative to the frame's base (a doubling is full)"));
     view->addSeparator();
     for (QDockWidget* dock : findChildren<QDockWidget*>())
         view->addAction(dock->toggleViewAction());
@@ -511,6 +623,37 @@ void MainWindow::createDocks()
             resizeDocks({ sandwichDock }, { height() * 2 / 5 }, Qt::Vertical);
     });
 
+    // Source and Disassembly: asked for a function (frame menu, Top Functions, Ctrl+U); a tab
+    // beside Callers and Callees.
+    m_sourcePanel = new SourcePanel;
+    m_sourceDock = new QDockWidget(tr("Source and Disassembly"), this);
+    m_sourceDock->setObjectName(QStringLiteral("sourceDock"));
+    m_sourceDock->setWidget(m_sourcePanel);
+    addDockWidget(Qt::BottomDockWidgetArea, m_sourceDock);
+    tabifyDockWidget(sandwichDock, m_sourceDock);
+    connect(m_sourceDock, &QDockWidget::visibilityChanged, this, [this](bool visible) {
+        if (visible && m_sourceDock->height() < height() * 2 / 5)
+            resizeDocks({ m_sourceDock }, { height() * 2 / 5 }, Qt::Vertical);
+    });
+    connect(m_sourcePanel, &SourcePanel::sourceLocated, this, [this](const QString&, const QString& local) {
+        // The chosen file's directory becomes a source directory (found there by its name;
+        // Settings > Symbolization lists them).
+        LocalDebugSettings settings = LocalDebugSettings::load();
+        const QString dir = QFileInfo(local).absolutePath();
+        if (!settings.sourceDirs.contains(dir))
+            settings.sourceDirs << dir;
+        settings.save();
+        if (const SourceContent* c = m_sourcePanel->content())
+            showSource(QString::fromStdString(c->function));
+    });
+    connect(m_topFunctions, &TopFunctionsPanel::sourceRequested, this, [this](SymbolId function) {
+        const auto& snapshot = m_session->snapshot();
+        if (snapshot && function.index() < snapshot->symbols->size())
+            showSource(QString::fromStdString(snapshot->symbols->displayName(function)));
+    });
+    connect(m_viewState, &ViewState::sourceRequested, this, &MainWindow::showSource);
+    m_sourceDock->hide();
+
     m_legend = new LegendWidget;
     m_legendDock = new QDockWidget(tr("Legend"), this);
     m_legendDock->setObjectName(QStringLiteral("legendDock"));
@@ -539,6 +682,13 @@ void MainWindow::createDocks()
         resymbolizeWith(QFileInfo(path).absolutePath());
     });
     connect(m_binaries, &BinariesPanel::searchDirectoryAdded, this, resymbolizeWith);
+    connect(m_binaries, &BinariesPanel::workOfflineRequested, this, [this] {
+        DebuginfodSettings d = DebuginfodSettings::load();
+        d.offline = true;
+        d.save();
+        m_binaries->setFetchEnabled(false);
+        m_binaries->setServersGivenUp({});
+    });
     connect(m_binaries, &BinariesPanel::fetchRequested, this, [this](int) { startSymbolization(); });
     connect(m_binaries, &BinariesPanel::showInFlameGraph, this, [this](int row) {
         if (const symbolize::BinaryRow* r = m_binaries->model()->row(row))
@@ -547,6 +697,32 @@ void MainWindow::createDocks()
     m_legendDock->hide();
     connect(m_legend, &LegendWidget::highlightRequested, m_flame, &FlameGraphWidget::setHighlight);
     connect(m_legend, &LegendWidget::highlightCleared, m_searchBar, &SearchBar::apply); // back to the search's
+}
+
+void MainWindow::showSource(const QString& function)
+{
+    const auto& snapshot = m_session->snapshot();
+    if (!snapshot || function.isEmpty())
+        return;
+    const SymbolizeSettings settings = SymbolizeSettings::load();
+    const symbolize::SymbolizeOptions symbolizeOptions = settings.toOptions();
+    symbolize::SourceSearch search;
+    search.pathMaps = symbolizeOptions.locator.pathMaps;
+    for (const QString& dir : settings.local.sourceDirs)
+        search.sourceDirs.push_back(dir.toStdString());
+    // A source not on this machine: the debuginfod servers of the settings, by build ID.
+    if (symbolizeOptions.debuginfod.enabled())
+        search.fetch = symbolize::debuginfodSourceFetcher(symbolizeOptions.debuginfod);
+    symbolize::DisassemblyOptions options;
+    options.locator = symbolizeOptions.locator;
+    options.module.isolation = symbolizeOptions.isolation;
+    options.module.demangle = symbolizeOptions.demangle;
+    options.syntax = m_intelSyntaxAction && m_intelSyntaxAction->isChecked() ? symbolize::AsmSyntax::Intel
+                                                                            : symbolize::AsmSyntax::Att;
+    m_sourceDock->show();
+    m_sourceDock->raise();
+    m_sourcePanel->showFunction(snapshot->profile, snapshot->sampleType, function.toStdString(), std::move(search),
+        std::move(options));
 }
 
 void MainWindow::selectFunction(SymbolId function, bool zoom)
@@ -754,9 +930,13 @@ void MainWindow::showFinished(
         const auto& report = m_session->report();
         const qulonglong resolved = report ? report->resolved + report->sourceMaps.resolved : 0;
         const qulonglong locations = report ? report->locations + report->sourceMaps.locations : 0;
-        m_hoverLabel->setText((locations == 1 ? tr("Symbolized %1 of 1 location") : tr("Symbolized %1 of %2 locations"))
-                                  .arg(resolved)
-                                  .arg(locations));
+        QString text = (locations == 1 ? tr("Symbolized %1 of 1 location") : tr("Symbolized %1 of %2 locations"))
+                           .arg(resolved)
+                           .arg(locations);
+        if (report)
+            for (const auto& g : report->serversGivenUp)
+                text += tr("; debuginfod server %1 given up: %2").arg(QString::fromStdString(g.url), QString::fromStdString(g.reason));
+        m_hoverLabel->setText(text);
         if (!m_binariesSized) { // once per file: later passes keep the size the user left
             m_binariesSized = true;
             sizeDocks();
@@ -829,6 +1009,11 @@ void MainWindow::updateBinaries()
     const auto& r = m_session->report();
     const symbolize::SymbolizeReport* report = r && r->mappings.size() == p.mappings.size() ? r.get() : nullptr;
     m_binaries->setRows(symbolize::triageBinaries(p, report, snapshot->sampleType), p.totalValue(snapshot->sampleType));
+    QStringList givenUp;
+    if (report)
+        for (const auto& g : report->serversGivenUp)
+            givenUp << QString::fromStdString(symbolize::givenUpLine(g));
+    m_binaries->setServersGivenUp(givenUp);
 }
 
 void MainWindow::editSymbolizeSettings()
@@ -926,6 +1111,8 @@ void MainWindow::updateTitle()
     if (m_widthByBaseAction) {
         m_widthByBaseAction->setEnabled(isComparing());
         m_widthByBaseAction->setChecked(isComparing() && m_session->snapshot()->widthByBase());
+        m_widthByChangeAction->setEnabled(isComparing());
+        m_widthByChangeAction->setChecked(isComparing() && m_session->snapshot()->widthByChange());
     }
     for (QAction* a : m_colorActions)
         if (a->data().toInt() == int(FlameGraphPainter::ColorScheme::Diff))
@@ -938,7 +1125,12 @@ void MainWindow::compareWith(const QString& basePath)
         m_compareWhenLoaded = basePath; // once the profile being loaded is shown
         return;
     }
-    m_session->compareWith(basePath, SymbolizeSettings::load().toOptions(), m_normalizeAction->isChecked());
+    model::DiffOptions diffOptions;
+    diffOptions.normalize = m_normalizeAction->isChecked();
+    for (QAction* a : m_matchActions)
+        if (a->isChecked())
+            diffOptions.match = model::DiffOptions::Match(a->data().toInt());
+    m_session->compareWith(basePath, SymbolizeSettings::load().toOptions(), diffOptions);
 }
 
 void MainWindow::stopComparing()
@@ -962,12 +1154,10 @@ void MainWindow::updateStatus()
     const int64_t total = snapshot->tree ? snapshot->tree->totalValue() : 0;
     if (snapshot->baseTree) {
         // A comparison: both sides' totals of the type shown.
-        const bool byBase = snapshot->widthByBase();
-        const int64_t other = snapshot->baseTree->totalValue();
         m_statusLabel->setText(tr("%1 %2, base %3%4")
                                    .arg(QString::fromUtf8(snapshot->typeName()),
-                                       QString::fromStdString(formatValue(byBase ? other : total, snapshot->unit())),
-                                       QString::fromStdString(formatValue(byBase ? total : other, snapshot->unit())),
+                                       QString::fromStdString(formatValue(snapshot->newSideTotal(), snapshot->unit())),
+                                       QString::fromStdString(formatValue(snapshot->baseSideTotal(), snapshot->unit())),
                                        m_normalizeAction && m_normalizeAction->isChecked() ? tr(" (normalized)") : QString()));
         return;
     }
@@ -991,8 +1181,11 @@ void MainWindow::updateStatus()
 void MainWindow::dragEnterEvent(QDragEnterEvent* event)
 {
     const QMimeData* mime = event->mimeData();
-    if (mime->hasUrls() && !mime->urls().isEmpty() && mime->urls().first().isLocalFile())
+    if (mime->hasUrls() && !mime->urls().isEmpty() && mime->urls().first().isLocalFile()) {
         event->acceptProposedAction();
+        if (m_session->snapshot() && mime->urls().size() == 1)
+            statusBar()->showMessage(tr("Drop to open the file; hold Shift to compare this profile with it"), 3000);
+    }
 }
 
 void MainWindow::dropEvent(QDropEvent* event)
@@ -1004,6 +1197,11 @@ void MainWindow::dropEvent(QDropEvent* event)
     if (paths.isEmpty())
         return;
     event->acceptProposedAction();
+    // Shift: the dropped file is the base this profile is compared with (as File > Compare With).
+    if ((event->modifiers() & Qt::ShiftModifier) && paths.size() == 1 && m_session->snapshot()) {
+        compareWith(paths.first());
+        return;
+    }
     openFiles(paths);
 }
 

@@ -38,6 +38,7 @@ class TimelineWidget;
 class LegendWidget;
 class RecentFiles;
 class SearchBar;
+class SourcePanel;
 class StartPage;
 class TopFunctionsModel;
 class TopFunctionsPanel;
@@ -108,6 +109,10 @@ public:
     /// selected (frame details, callers and callees); zoom also zooms to that frame.
     void selectFunction(model::SymbolId function, bool zoom);
 
+    /// Opens the Source and Disassembly panel on function (a display name of the shown profile).
+    void showSource(const QString& function);
+    SourcePanel* sourcePanel() const { return m_sourcePanel; }
+
 signals:
     /// A load or sample-type switch finished and its result is shown.
     void loadFinished(const QString& path);
@@ -149,6 +154,8 @@ private:
     void updateBinaries();
     /// Colors the flame graph by scheme (legend shown for all but names; menu checked).
     void applyColorScheme(FlameGraphPainter::ColorScheme scheme);
+    /// The comparison color options (View > Color By) on the three graphs, and the legend.
+    void applyDiffColors();
     /// The user's last choice, else by binary for a profile of several native binaries, else
     /// by name.
     FlameGraphPainter::ColorScheme defaultColorScheme() const;
@@ -177,6 +184,10 @@ private:
     QAction* m_stopCompareAction = nullptr;
     QAction* m_normalizeAction = nullptr;
     QAction* m_widthByBaseAction = nullptr;
+    QAction* m_widthByChangeAction = nullptr;
+    QList<QAction*> m_matchActions; ///< File > Match Frames By (data: model::DiffOptions::Match)
+    QList<QAction*> m_diffThresholdActions; ///< View > Color By > Comparing: Unchanged Within (data: the share)
+    QAction* m_diffAbsoluteAction = nullptr;
     QString m_compareWhenLoaded; ///< a BASE to compare the file being loaded with
     QList<QAction*> m_profileActions; ///< enabled only while a profile is shown
     bool m_binariesSized = false; ///< sizeDocks ran after this file's first pass
@@ -202,6 +213,9 @@ private:
     LegendWidget* m_legend = nullptr;
     QDockWidget* m_legendDock = nullptr;
     CallersCalleesPanel* m_sandwich = nullptr;
+    SourcePanel* m_sourcePanel = nullptr;
+    QDockWidget* m_sourceDock = nullptr;
+    QAction* m_intelSyntaxAction = nullptr;
     BinariesPanel* m_binaries = nullptr;
 
     bool m_loading = false;

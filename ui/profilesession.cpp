@@ -2,6 +2,7 @@
 
 #include "ui/promiseprogress.h"
 
+#include <map>
 #include <QFile>
 #include <QFileInfo>
 #include <QPromise>
@@ -121,7 +122,7 @@ bool ProfileSession::symbolize(const symbolize::SymbolizeOptions& options)
         return false;
     if (isComparing()) {
         // Both sides again, with the new options.
-        compareWith(m_basePath, options, m_normalized);
+        compareWith(m_basePath, options, m_diffOptions);
         return true;
     }
     // The source: the profile as read, before grouping by label (whose frames need no symbols).
@@ -152,7 +153,44 @@ bool ProfileSession::symbolize(const symbolize::SymbolizeOptions& options)
     return true;
 }
 
-void ProfileSession::compareWith(const QString& basePath, const symbolize::SymbolizeOptions& options, bool normalize)
+namespace {
+
+/// A report whose entries are profile's mappings, each taken from the first of the reports
+/// with an entry of the same file and build ID (the passes ran over the profiles merged into
+/// profile); the counts are the reports' sums.
+symbolize::SymbolizeReport reportForMappings(
+    const Profile& profile, const symbolize::SymbolizeReport& first, const symbolize::SymbolizeReport& second)
+{
+    symbolize::SymbolizeReport out;
+    std::map<std::pair<std::string, std::string>, const symbolize::MappingReport*> byFile;
+    for (const symbolize::SymbolizeReport* r : { &first, &second }) {
+        for (const symbolize::MappingReport& m : r->mappings)
+            byFile.try_emplace({ m.path, m.buildId }, &m);
+        out.locations += r->locations;
+        out.resolved += r->resolved;
+        out.addressesLookedUp += r->addressesLookedUp;
+        out.downloads += r->downloads;
+    }
+    for (size_t i = 0; i < profile.mappings.size(); ++i) {
+        const Mapping& m = profile.mappings[i];
+        const auto it = byFile.find({ std::string(profile.str(m.file)), std::string(profile.str(m.buildId)) });
+        symbolize::MappingReport entry;
+        if (it != byFile.end())
+            entry = *it->second;
+        else {
+            entry.path = profile.str(m.file);
+            entry.buildId = profile.str(m.buildId);
+        }
+        entry.mapping = MappingId(uint32_t(i));
+        out.mappings.push_back(std::move(entry));
+    }
+    out.sourceMaps = first.sourceMaps;
+    return out;
+}
+
+} // namespace
+
+void ProfileSession::compareWith(const QString& basePath, const symbolize::SymbolizeOptions& options, const DiffOptions& diffOptions)
 {
     if (!m_snapshot)
         return;
@@ -169,9 +207,12 @@ void ProfileSession::compareWith(const QString& basePath, const symbolize::Symbo
     const std::string base = QFile::encodeName(basePath).toStdString();
     const std::string shownPath = QFile::encodeName(path()).toStdString();
     m_pendingBasePath = basePath;
-    m_normalized = normalize;
+    m_diffOptions = diffOptions;
+    // NEW's pass report, for the binaries panel (the worker fills it; read once the job is done).
+    auto result = std::make_shared<SymbolizeResult>();
+    m_pendingCompare = result;
     start(path(), tr("Comparing with %1").arg(QFileInfo(basePath).fileName()), Change::Compared,
-        [next, base, shownPath, options, normalize](
+        [next, base, shownPath, options, diffOptions, result](
             Progress* progress, const PreviewSink&) -> Result<std::shared_ptr<const ProfileSnapshot>> {
             // BASE is read on another thread while NEW is symbolized.
             auto baseLoad = std::async(std::launch::async, [base] { return loadProfile(base); });
@@ -180,29 +221,37 @@ void ProfileSession::compareWith(const QString& basePath, const symbolize::Symbo
                 StageProgress stage(progress, 0, 400);
                 stage.setStage("reading the base profile, symbolizing this one");
                 symbolize::SymbolizationPass pass { options };
-                if (auto r = pass.run(newProfile, &stage); !r)
+                auto r = pass.run(newProfile, &stage);
+                if (!r)
                     return r.error();
+                result->report = std::move(r).value();
             }
             auto loaded = baseLoad.get();
             if (!loaded)
                 return loaded.error().withPath(base);
             Profile baseProfile = std::move(loaded).value();
+            symbolize::SymbolizeReport baseReport;
             {
                 StageProgress stage(progress, 400, 800);
                 stage.setStage("symbolizing the base profile");
                 symbolize::SymbolizationPass pass { options };
-                if (auto r = pass.run(baseProfile, &stage); !r)
+                auto r = pass.run(baseProfile, &stage);
+                if (!r)
                     return r.error();
+                baseReport = std::move(r).value();
             }
             if (progress && progress->isCancelled())
                 return makeError(ErrorCode::Cancelled, "comparing was cancelled", base);
-            DiffOptions diffOptions;
-            diffOptions.normalize = normalize;
             auto diff = diffProfiles(std::move(baseProfile), std::move(newProfile), diffOptions);
             if (!diff)
                 return diff.error().withPath(base);
+            // The binaries panel's report of the comparison's mappings (both sides' binaries):
+            // each from NEW's pass, else BASE's, by the file and build ID recorded.
+            result->report = reportForMappings(diff->profile, result->report, baseReport);
+            for (const symbolize::MappingReport& m : result->report.mappings)
+                result->debugSources.insert(int(m.mapping.index()), QString::fromStdString(m.summary));
             StageProgress stage(progress, 800, StageProgress::kScale);
-            return makeDiffSnapshot(*diff, shownPath, &stage);
+            return makeDiffSnapshot(std::move(*diff), shownPath, &stage);
         });
 }
 
@@ -298,9 +347,15 @@ void ProfileSession::finish(const QString& path, Change change, const Outcome& o
         m_debugSources = std::move(m_pendingSymbolize->debugSources);
         m_pendingSymbolize.reset();
     } else if (change == Change::Compared) {
-        // A comparison: its own profile; the report of NEW's last pass stays for the binaries
-        // panel (the binaries of NEW).
+        // A comparison: its own profile; the binaries panel shows the report of the pass the
+        // comparison ran over NEW (the binaries of NEW), not an earlier one (which may not have
+        // run yet when the comparison started).
         m_snapshot = outcome.snapshot;
+        if (m_pendingCompare) {
+            m_report = std::make_shared<const symbolize::SymbolizeReport>(std::move(m_pendingCompare->report));
+            m_debugSources = std::move(m_pendingCompare->debugSources);
+            m_pendingCompare.reset();
+        }
         m_asRead = outcome.snapshot->sourceProfile();
         m_showingPreview = false;
         m_basePath = m_pendingBasePath;

@@ -5,6 +5,7 @@
 // thread; the session holds no widgets, the main window shows what it emits.
 #pragma once
 
+#include "model/analysis/diff.h"
 #include "symbolize/pass/symbolizationpass.h"
 #include "ui/jobtracker.h"
 #include "ui/profilesnapshot.h"
@@ -48,9 +49,9 @@ public:
     /// options (a directory added or removed, a server turned off) and never from an earlier pass.
     bool symbolize(const symbolize::SymbolizeOptions& options);
     /// Compares the profile shown (NEW) with the file at basePath (BASE) in the background: both
-    /// symbolized with options first (from the addresses as read), then diffed (normalize: NEW
-    /// scaled to BASE's total) into a diff snapshot, emitted as Change::Compared.
-    void compareWith(const QString& basePath, const symbolize::SymbolizeOptions& options, bool normalize);
+    /// symbolized with options first (from the addresses as read), then diffed with diffOptions
+    /// (normalized, frames matched by) into a diff snapshot, emitted as Change::Compared.
+    void compareWith(const QString& basePath, const symbolize::SymbolizeOptions& options, const model::DiffOptions& diffOptions);
     /// Back to the profile shown before compareWith (its snapshot and report), as Change::Compared.
     void stopComparing();
     bool isComparing() const { return m_snapshot && m_snapshot->isDiff(); }
@@ -120,6 +121,7 @@ private:
     std::shared_ptr<const symbolize::SymbolizeReport> m_report;
     QMap<int, QString> m_debugSources;
     std::shared_ptr<SymbolizeResult> m_pendingSymbolize; ///< filled by the running symbolization
+    std::shared_ptr<SymbolizeResult> m_pendingCompare; ///< NEW's pass of the running comparison
     JobTracker m_jobs { this };
     /// While comparing: what was shown before (restored by stopComparing) and BASE's file.
     std::shared_ptr<const ProfileSnapshot> m_beforeCompare;
@@ -127,7 +129,7 @@ private:
     std::shared_ptr<const symbolize::SymbolizeReport> m_beforeCompareReport;
     QMap<int, QString> m_beforeCompareSources;
     QString m_basePath, m_pendingBasePath;
-    bool m_normalized = true; ///< the comparison's NEW scaled to BASE's total
+    model::DiffOptions m_diffOptions; ///< the comparison's
 };
 
 } // namespace symflame::ui

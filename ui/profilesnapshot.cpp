@@ -51,8 +51,20 @@ Status attachBase(ProfileSnapshot& snap, Progress* progress)
 {
     snap.baseTree.reset();
     snap.baseMatch.reset();
+    snap.newTree.reset();
+    snap.newMatch.reset();
     if (!snap.isDiff() || !snap.tree || snap.profile->sampleTypes.size() != 2 * snap.diffTypes)
         return Status::success();
+    if (snap.view.widthByChange && !snap.widthByBase()) {
+        // Drawn by the size of the change: NEW's side as built stays beside it.
+        const StackFilter filter = snap.filter();
+        snap.newTree = snap.tree;
+        snap.tree = std::make_shared<const CallTree>(CallTree::buildOfChange(*snap.profile, *snap.symbols,
+            snap.sampleType, snap.sampleType + snap.diffTypes, snap.view.direction, progress, &filter));
+        if (progress && progress->isCancelled())
+            return cancelled(snap.path);
+        snap.newMatch = std::make_shared<const std::vector<NodeId>>(matchNodes(*snap.tree, *snap.newTree, *snap.symbols));
+    }
     ViewOptions baseView = snap.view;
     baseView.sampleType = snap.otherSideType();
     auto base = buildTree(*snap.profile, *snap.symbols, baseView, snap.path, progress, 0);
@@ -165,11 +177,11 @@ Result<std::shared_ptr<const ProfileSnapshot>> loadMergedSnapshot(
     return makeSnapshot(std::move(profile), type, paths[0], progress, preview, previewParts);
 }
 
-Result<std::shared_ptr<const ProfileSnapshot>> makeDiffSnapshot(const DiffProfile& diff, std::string path, Progress* progress)
+Result<std::shared_ptr<const ProfileSnapshot>> makeDiffSnapshot(DiffProfile diff, std::string path, Progress* progress)
 {
-    auto sides = std::make_shared<const Profile>(sideBySide(diff));
     const size_t n = diff.profile.sampleTypes.size();
     const size_t type = n == 0 ? 0 : std::min(diff.profile.defaultSampleType, n - 1);
+    auto sides = std::make_shared<const Profile>(sideBySide(std::move(diff)));
     auto made = makeSnapshot(sides, type, std::move(path), progress);
     if (!made)
         return made.error();

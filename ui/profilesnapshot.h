@@ -28,6 +28,9 @@ struct ViewOptions {
     bool collapseRecursion = false;
     /// Group by label and label filters: applied to the profile itself (ProfileSnapshot::source).
     model::LabelView labels;
+    /// A comparison drawn by the size of the change (model::CallTree::buildOfChange) instead of
+    /// by NEW's or BASE's widths.
+    bool widthByChange = false;
 
     bool operator==(const ViewOptions&) const = default;
 };
@@ -55,7 +58,23 @@ struct ProfileSnapshot {
     /// side drawn). Null for a single profile and for a preview tree.
     std::shared_ptr<const model::CallTree> baseTree;
     std::shared_ptr<const std::vector<model::NodeId>> baseMatch;
+    /// A comparison drawn by the size of the change (view.widthByChange): tree is the change's,
+    /// baseTree BASE's side, newTree NEW's and newMatch each node's node there. Null otherwise.
+    std::shared_ptr<const model::CallTree> newTree;
+    std::shared_ptr<const std::vector<model::NodeId>> newMatch;
     bool isDiff() const { return diffTypes > 0; }
+    bool widthByChange() const { return newTree != nullptr; }
+    /// A comparison's totals of NEW's and BASE's sides of the type shown, however it is drawn.
+    int64_t newSideTotal() const
+    {
+        const auto& t = widthByChange() ? newTree : widthByBase() ? baseTree : tree;
+        return t ? t->totalValue() : 0;
+    }
+    int64_t baseSideTotal() const
+    {
+        const auto& t = widthByBase() ? tree : baseTree;
+        return t ? t->totalValue() : 0;
+    }
     /// A comparison drawn by BASE's widths (sampleType in BASE's half of the types): its stacks
     /// that vanished show, and baseTree is then NEW's side.
     bool widthByBase() const { return isDiff() && sampleType >= diffTypes; }
@@ -108,7 +127,7 @@ model::Result<std::shared_ptr<const ProfileSnapshot>> loadSnapshot(const std::st
 
 /// The snapshot of a comparison (ProfileSnapshot::diffTypes): diff's sideBySide profile, NEW's
 /// side of its default sample type drawn, BASE's side built beside it.
-model::Result<std::shared_ptr<const ProfileSnapshot>> makeDiffSnapshot(const model::DiffProfile& diff, std::string path,
+model::Result<std::shared_ptr<const ProfileSnapshot>> makeDiffSnapshot(model::DiffProfile diff, std::string path,
     model::Progress* progress = nullptr);
 
 /// Reads the files and merges them into one profile as `go tool pprof a b` does (mergeProfiles),

@@ -14,6 +14,10 @@
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QPlainTextEdit>
+#include <QGuiApplication>
+#include <QScreen>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QPushButton>
 #include <QSettings>
 #include <QSpinBox>
@@ -43,8 +47,10 @@ QPlainTextEdit* listEdit(const QStringList& items, const QString& placeholder, Q
     e->setPlainText(items.join('\n'));
     e->setPlaceholderText(placeholder);
     e->setTabChangesFocus(true);
-    e->setMinimumHeight(64);
-    e->setMaximumHeight(110);
+    // Three lines shown (more scroll): the dialog's seven lists fit a 768-pixel screen.
+    const int line = e->fontMetrics().lineSpacing();
+    e->setMinimumHeight(2 * line + 12);
+    e->setMaximumHeight(3 * line + 14);
     return e;
 }
 
@@ -69,6 +75,7 @@ LocalDebugSettings LocalDebugSettings::load()
     d.searchDirs = s.value("searchDirs").toStringList();
     d.pathMaps = s.value("pathMaps").toStringList();
     d.sourceMapDirs = s.value("sourceMapDirs").toStringList();
+    d.sourceDirs = s.value("sourceDirs").toStringList();
     if (!symbolize::parseIsolationPolicy(s.value("isolation", "downloaded").toString().toStdString(), &d.isolation))
         d.isolation = symbolize::IsolationPolicy::Downloaded;
     d.isolationTimeoutSeconds = std::clamp(s.value("isolationTimeoutSeconds", 60).toInt(), 1, 86400);
@@ -85,6 +92,7 @@ void LocalDebugSettings::save() const
     s.setValue("searchDirs", searchDirs);
     s.setValue("pathMaps", pathMaps);
     s.setValue("sourceMapDirs", sourceMapDirs);
+    s.setValue("sourceDirs", sourceDirs);
     s.setValue("isolation", QString::fromLatin1(symbolize::isolationPolicyName(isolation)));
     s.setValue("isolationTimeoutSeconds", isolationTimeoutSeconds);
 }
@@ -134,7 +142,7 @@ DebuginfodSettings DebuginfodSettings::load()
     DebuginfodSettings d;
     d.servers = s.value("servers").toStringList();
     d.offline = s.value("offline", false).toBool();
-    d.timeoutSeconds = s.value("timeoutSeconds", 30).toInt();
+    d.timeoutSeconds = s.value("timeoutSeconds", symbolize::defaultDebuginfodTimeout()).toInt();
     d.maxSizeMiB = s.value("maxSizeMiB", 0).toInt();
     d.cacheDir = s.value("cacheDir").toString();
     d.parallelDownloads = s.value("parallelDownloads", 4).toInt();
@@ -236,6 +244,11 @@ SymbolizeSettingsDialog::SymbolizeSettingsDialog(const SymbolizeSettings& settin
     m_sourceMapDirs->setToolTip(tr("JavaScript frames: <script>.map is looked for here after the script's "
                                    "sourceMappingURL and the .map beside it; a sourceMappingURL may point here."));
     localForm->addRow(tr("Source-map directories:"), m_sourceMapDirs);
+    m_sourceDirs = listEdit(ls.sourceDirs, tr("/path/to/checkout (one per line)"), local);
+    m_sourceDirs->setObjectName(QStringLiteral("sourceDirs"));
+    m_sourceDirs->setToolTip(tr("Source and Disassembly: a source file not at the path the debug info gives is "
+                                "looked for here, by the tails of that path (src/a/b.cc, a/b.cc, b.cc)."));
+    localForm->addRow(tr("Source directories:"), m_sourceDirs);
     m_isolation = new QComboBox(local);
     m_isolation->addItem(tr("Downloaded files (recommended)"), QStringLiteral("downloaded"));
     m_isolation->addItem(tr("All binaries"), QStringLiteral("all"));
@@ -250,7 +263,19 @@ SymbolizeSettingsDialog::SymbolizeSettingsDialog(const SymbolizeSettings& settin
     m_isolationTimeout->setSuffix(tr(" s"));
     m_isolationTimeout->setValue(ls.isolationTimeoutSeconds);
     localForm->addRow(tr("Stop a silent reader after:"), m_isolationTimeout);
-    m_tabs->addTab(local, tr("Local debug info"));
+    // In a scroll area, so that the buttons stay on a screen too short for the whole page.
+    auto* localScroll = new QScrollArea(m_tabs);
+    localScroll->setWidget(local);
+    localScroll->setWidgetResizable(true);
+    localScroll->setFrameShape(QFrame::NoFrame);
+    localScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    // As large as the page, but no taller than the screen leaves room for.
+    const QSize page = local->sizeHint();
+    const QScreen* screen = parent ? parent->screen() : QGuiApplication::primaryScreen();
+    const int room = screen ? screen->availableGeometry().height() - 200 : page.height();
+    localScroll->setMinimumSize(page.width() + localScroll->verticalScrollBar()->sizeHint().width(),
+        std::max(200, std::min(page.height(), room)));
+    m_tabs->addTab(localScroll, tr("Local debug info"));
 
     // Servers.
     const DebuginfodSettings& ds = settings.debuginfod;
@@ -358,6 +383,7 @@ SymbolizeSettings SymbolizeSettingsDialog::settings() const
     s.local.searchDirs = lines(m_searchDirs);
     s.local.pathMaps = lines(m_pathMaps);
     s.local.sourceMapDirs = lines(m_sourceMapDirs);
+    s.local.sourceDirs = lines(m_sourceDirs);
     symbolize::parseIsolationPolicy(m_isolation->currentData().toString().toStdString(), &s.local.isolation);
     s.local.isolationTimeoutSeconds = m_isolationTimeout->value();
     DebuginfodSettings& d = s.debuginfod;

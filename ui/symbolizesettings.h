@@ -26,7 +26,7 @@ namespace symflame::ui {
 struct DebuginfodSettings {
     QStringList servers; ///< enabled by the user, in query order
     bool offline = false;
-    int timeoutSeconds = 30;
+    int timeoutSeconds = symbolize::defaultDebuginfodTimeout(); ///< $DEBUGINFOD_TIMEOUT, else 10
     int maxSizeMiB = 0; ///< 0 = no limit
     QString cacheDir; ///< empty = the standard client cache
     int parallelDownloads = 4;
@@ -48,6 +48,9 @@ struct LocalDebugSettings {
     QStringList searchDirs; ///< scanned for binaries and debug files by build ID
     QStringList pathMaps; ///< "FROM=TO"
     QStringList sourceMapDirs; ///< searched for <script>.map; sourceMappingURLs may point here
+    /// Where the source view looks for a source file not at its recorded path (its path's
+    /// tails under each, after the path maps).
+    QStringList sourceDirs;
     /// Which binaries are read in a separate process (a debug file that crashes or hangs the
     /// reader then fails only its binary), and how long a silent reader is waited for.
     symbolize::IsolationPolicy isolation = symbolize::IsolationPolicy::Downloaded;
@@ -93,6 +96,7 @@ private:
     QPlainTextEdit* m_searchDirs = nullptr;
     QPlainTextEdit* m_pathMaps = nullptr;
     QPlainTextEdit* m_sourceMapDirs = nullptr;
+    QPlainTextEdit* m_sourceDirs = nullptr;
     QComboBox* m_isolation = nullptr;
     QSpinBox* m_isolationTimeout = nullptr;
     QPlainTextEdit* m_servers = nullptr;

@@ -3,6 +3,7 @@
 
 #include "model/core/frameformat.h"
 
+#include <limits>
 #include <QColor>
 
 namespace symflame::ui {
@@ -109,15 +110,31 @@ QVariant TopFunctionsModel::data(const QModelIndex& index, int role) const
                 .arg(value, delta > 0 ? QStringLiteral("+") : QString())
                 .arg(100.0 * double(delta) / double(base), 0, 'f', 1);
         }
+        case BaseSelf:
+        case BaseTotal:
+            if (!hasBase())
+                return {};
+            return QString::fromStdString(formatValueScaled(
+                index.column() == BaseSelf ? m_baseFlat[e.symbol.index()] : m_baseCum[e.symbol.index()], unit, m_total));
+        case SelfRelative: {
+            if (!hasBase())
+                return {};
+            const int64_t base = m_baseFlat[e.symbol.index()], delta = e.flat - base;
+            if (base == 0)
+                return delta == 0 ? QStringLiteral("0%") : tr("new");
+            return (delta > 0 ? QStringLiteral("+") : QString()) + QString::number(100.0 * double(delta) / double(base), 'f', 1)
+                + QLatin1Char('%');
+        }
         case Binary:
             return binary();
         default:
             return {};
         }
     }
-    if (role == Qt::ForegroundRole && hasBase() && (index.column() == SelfChange || index.column() == TotalChange)) {
+    if (role == Qt::ForegroundRole && hasBase()
+        && (index.column() == SelfChange || index.column() == TotalChange || index.column() == SelfRelative)) {
         // Red grew, blue shrank, as the graph.
-        const bool self = index.column() == SelfChange;
+        const bool self = index.column() != TotalChange;
         const int64_t delta = (self ? e.flat - m_baseFlat[e.symbol.index()] : e.cum - m_baseCum[e.symbol.index()]);
         if (delta != 0)
             return QColor(delta > 0 ? QColor(190, 30, 30) : QColor(30, 80, 200));
@@ -137,6 +154,17 @@ QVariant TopFunctionsModel::data(const QModelIndex& index, int role) const
             return hasBase() ? QVariant::fromValue<qlonglong>(e.flat - m_baseFlat[e.symbol.index()]) : QVariant();
         case TotalChange:
             return hasBase() ? QVariant::fromValue<qlonglong>(e.cum - m_baseCum[e.symbol.index()]) : QVariant();
+        case BaseSelf:
+            return hasBase() ? QVariant::fromValue<qlonglong>(m_baseFlat[e.symbol.index()]) : QVariant();
+        case BaseTotal:
+            return hasBase() ? QVariant::fromValue<qlonglong>(m_baseCum[e.symbol.index()]) : QVariant();
+        case SelfRelative: {
+            if (!hasBase())
+                return {};
+            const int64_t base = m_baseFlat[e.symbol.index()], delta = e.flat - base;
+            // New functions first among those that grew.
+            return base == 0 ? (delta == 0 ? 0.0 : std::numeric_limits<double>::infinity()) : double(delta) / double(base);
+        }
         case Binary:
             return binary();
         default:
@@ -174,6 +202,9 @@ QVariant TopFunctionsModel::headerData(int section, Qt::Orientation orientation,
     // Numbers sort largest first on the first click.
     if (orientation == Qt::Horizontal && role == Qt::InitialSortOrderRole)
         return int(section == Function || section == Binary ? Qt::AscendingOrder : Qt::DescendingOrder);
+    if (orientation == Qt::Horizontal && role == Qt::ToolTipRole && (section == SelfChange || section == TotalChange))
+        return section == SelfChange ? tr("Change of self time: this profile's minus the base's")
+                                     : tr("Change of total time: this profile's minus the base's");
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return {};
     switch (section) {
@@ -186,9 +217,15 @@ QVariant TopFunctionsModel::headerData(int section, Qt::Orientation orientation,
     case Total:
         return tr("Total");
     case SelfChange:
-        return tr("Self Change");
+        return tr("\u0394 Self"); // compact: the table keeps room for the names on a laptop screen
     case TotalChange:
-        return tr("Total Change");
+        return tr("\u0394 Total");
+    case BaseSelf:
+        return tr("Base Self");
+    case BaseTotal:
+        return tr("Base Total");
+    case SelfRelative:
+        return tr("\u0394 Self %");
     case TotalPercent:
         return tr("Total %");
     case Binary:

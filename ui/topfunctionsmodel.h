@@ -19,7 +19,9 @@ class TopFunctionsModel : public QAbstractTableModel {
 public:
     /// SelfChange and TotalChange: a comparison's change from BASE ("+12ms (+25.0%)"); empty
     /// for a single profile (the panel hides them then).
-    enum Column { Function, Self, SelfPercent, Total, TotalPercent, SelfChange, TotalChange, Binary, ColumnCount };
+    /// BaseSelf, BaseTotal and SelfRelative (the change of self against the base's) are a
+    /// comparison's, to turn on from the header menu.
+    enum Column { Function, Self, SelfPercent, Total, TotalPercent, SelfChange, TotalChange, BaseSelf, BaseTotal, SelfRelative, Binary, ColumnCount };
     static constexpr int SortRole = Qt::UserRole + 1;
     static constexpr int SymbolRole = Qt::UserRole + 2; ///< the row's model::SymbolId value
 

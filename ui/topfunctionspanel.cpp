@@ -41,10 +41,17 @@ TopFunctionsPanel::TopFunctionsPanel(QWidget* parent)
     m_view->setColumnHidden(TopFunctionsModel::Binary, true);
     m_view->setColumnHidden(TopFunctionsModel::SelfChange, true); // a comparison's
     m_view->setColumnHidden(TopFunctionsModel::TotalChange, true);
+    m_view->setColumnHidden(TopFunctionsModel::BaseSelf, true);
+    m_view->setColumnHidden(TopFunctionsModel::BaseTotal, true);
+    m_view->setColumnHidden(TopFunctionsModel::SelfRelative, true);
     header->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(header, &QWidget::customContextMenuRequested, this, [this, header](const QPoint& at) {
         QMenu menu;
         for (int c = 1; c < TopFunctionsModel::ColumnCount; ++c) {
+            const bool comparisons = c == TopFunctionsModel::SelfChange || c == TopFunctionsModel::TotalChange
+                || c == TopFunctionsModel::BaseSelf || c == TopFunctionsModel::BaseTotal || c == TopFunctionsModel::SelfRelative;
+            if (comparisons && !m_model->hasBase())
+                continue;
             QAction* a = menu.addAction(m_model->headerData(c, Qt::Horizontal).toString());
             a->setCheckable(true);
             a->setChecked(!m_view->isColumnHidden(c));
@@ -73,6 +80,8 @@ TopFunctionsPanel::TopFunctionsPanel(QWidget* parent)
         QMenu menu;
         menu.addAction(tr("&Zoom to Function"), this, [this, symbol] { emit functionActivated(symbol); });
         menu.addAction(tr("&Focus on Function"), this, [this, symbol] { emit focusRequested(symbol); });
+        menu.addAction(tr("Show &Source and Disassembly"), this, [this, symbol] { emit sourceRequested(symbol); })
+            ->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_U));
         menu.exec(m_view->viewport()->mapToGlobal(at));
     });
     auto* layout = new QVBoxLayout(this);
@@ -105,8 +114,9 @@ void TopFunctionsPanel::setSnapshot(std::shared_ptr<const ProfileSnapshot> snaps
             return sides;
         },
         [this, snapshot](Sides sides) {
-            const int64_t total = snapshot->widthByBase() && snapshot->baseTree ? snapshot->baseTree->totalValue()
-                                                                                : snapshot->tree->totalValue();
+            const int64_t total = !snapshot->isDiff() ? snapshot->tree->totalValue()
+                : snapshot->widthByBase()               ? snapshot->baseSideTotal()
+                                                        : snapshot->newSideTotal();
             m_model->setEntries(snapshot, std::move(sides.first), total, sides.second);
             // A comparison shows the changes where the shares were (header menu for the rest).
             const bool diff = m_model->hasBase();
@@ -114,6 +124,9 @@ void TopFunctionsPanel::setSnapshot(std::shared_ptr<const ProfileSnapshot> snaps
             m_view->setColumnHidden(TopFunctionsModel::TotalChange, !diff);
             m_view->setColumnHidden(TopFunctionsModel::SelfPercent, diff);
             m_view->setColumnHidden(TopFunctionsModel::TotalPercent, diff);
+            if (!diff) // a comparison's columns the user turned on: off without one
+                for (const int c : { TopFunctionsModel::BaseSelf, TopFunctionsModel::BaseTotal, TopFunctionsModel::SelfRelative })
+                    m_view->setColumnHidden(c, true);
         });
 }
 

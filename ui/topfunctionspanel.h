@@ -37,6 +37,8 @@ signals:
     void functionActivated(model::SymbolId function);
     /// "Focus on Function" in a row's menu.
     void focusRequested(model::SymbolId function);
+    /// The row menu's "Show Source and Disassembly".
+    void sourceRequested(model::SymbolId function);
 
 private:
     TopFunctionsModel* m_model = nullptr;

@@ -227,6 +227,11 @@ void ViewState::showFrameMenu(NodeId node, const QPoint& globalPos, QWidget* par
         add(tr("Hide Binary %1").arg(b), FilterRule::Action::Hide, FilterRule::Target::Binary, binary);
     }
     menu.addSeparator();
+    if (sym.symbolized) {
+        QAction* source = menu.addAction(tr("Show &Source and Disassembly"), this,
+            [this, name] { emit sourceRequested(QString::fromStdString(name)); });
+        source->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_U));
+    }
     menu.addAction(
         tr("Copy Function Name"), this, [name] { QApplication::clipboard()->setText(QString::fromStdString(name)); });
     menu.exec(globalPos);

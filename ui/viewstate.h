@@ -55,6 +55,8 @@ public:
 signals:
     /// The tree of the shown profile is wanted with view.
     void viewRequested(const ViewOptions& view);
+    /// The frame menu's "Show Source and Disassembly" for a function.
+    void sourceRequested(const QString& function);
 
 private:
     void updateChips();

@@ -10,6 +10,8 @@ void printSymbolizeReportText(Output& out, const symbolize::SymbolizeReport& rep
         out << m.line() << '\n';
     for (const auto& s : report.sourceMaps.scripts)
         out << s.line() << '\n';
+    for (const auto& g : report.serversGivenUp)
+        out << symbolize::givenUpLine(g) << '\n';
 }
 
 void printSymbolizeReportJson(Output& out, const model::Profile& profile, const symbolize::SymbolizeReport& report)
@@ -50,6 +52,12 @@ void printSymbolizeReportJson(Output& out, const model::Profile& profile, const 
             { "tried", jsonArray(s.tried) },
         });
     }
+    for (const auto& g : report.serversGivenUp)
+        entries.push_back({
+            { "debuginfod_server", g.url },
+            { "status", "given up" },
+            { "reason", g.reason },
+        });
     writeJson(out, entries);
     out << '\n';
 }

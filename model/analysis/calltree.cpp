@@ -386,6 +386,71 @@ bool runOnThreads(unsigned n, Progress* progress, std::atomic<bool>& stop, Work&
 CallTree CallTree::build(const Profile& profile, const SymbolTable& symbols, size_t sampleType, Direction direction,
     Progress* progress, const StackFilter* filter, unsigned threads, int64_t minTotal)
 {
+    if (sampleType >= profile.sampleTypes.size()) {
+        CallTree tree;
+        tree.m_direction = direction;
+        tree.m_nodes.push_back(CallTreeNode {});
+        tree.m_children.push_back(NodeId(0u));
+        return tree;
+    }
+    return buildFromStackValues(
+        profile, symbols, profile.valuePerStack(sampleType), direction, progress, filter, threads, minTotal);
+}
+
+CallTree CallTree::buildOfChange(const Profile& profile, const SymbolTable& symbols, size_t newType, size_t baseType,
+    Direction direction, Progress* progress, const StackFilter* filter)
+{
+    const size_t n = profile.sampleTypes.size();
+    if (newType >= n || baseType >= n)
+        return build(profile, symbols, n, direction); // the root alone
+    std::vector<int64_t> change = profile.valuePerStack(newType);
+    const std::vector<int64_t> base = profile.valuePerStack(baseType);
+    for (size_t s = 0; s < change.size(); ++s)
+        change[s] -= base[s];
+    const CallTree signedTree = buildFromStackValues(profile, symbols, std::move(change), direction, progress, filter, 0, 0);
+    return signedTree.magnitudes();
+}
+
+CallTree CallTree::magnitudes() const
+{
+    const size_t n = m_nodes.size();
+    std::vector<int64_t> width(n);
+    for (size_t i = 0; i < n; ++i)
+        width[i] = m_nodes[i].self < 0 ? -m_nodes[i].self : m_nodes[i].self;
+    for (size_t i = n; i-- > 1;) // children come after their parents
+        width[m_nodes[i].parent.index()] += width[i];
+    // Breadth-first ids with each parent's children consecutive: the nodes kept, in the same
+    // order, are numbered so too.
+    std::vector<uint32_t> newId(n, UINT32_MAX);
+    CallTree out;
+    out.m_direction = m_direction;
+    for (size_t i = 0; i < n; ++i) {
+        if (i > 0 && width[i] == 0)
+            continue;
+        const CallTreeNode& old = m_nodes[i];
+        CallTreeNode node = old;
+        node.self = old.self < 0 ? -old.self : old.self;
+        node.total = width[i];
+        node.childCount = 0;
+        node.childrenBegin = 0;
+        newId[i] = uint32_t(out.m_nodes.size());
+        if (i > 0) {
+            node.parent = NodeId(newId[old.parent.index()]);
+            CallTreeNode& parent = out.m_nodes[node.parent.index()];
+            if (parent.childCount++ == 0)
+                parent.childrenBegin = newId[i];
+        }
+        out.m_nodes.push_back(node);
+    }
+    out.m_children.resize(out.m_nodes.size());
+    for (size_t i = 0; i < out.m_nodes.size(); ++i)
+        out.m_children[i] = NodeId(static_cast<uint32_t>(i));
+    return out;
+}
+
+CallTree CallTree::buildFromStackValues(const Profile& profile, const SymbolTable& symbols, std::vector<int64_t> stackValue,
+    Direction direction, Progress* progress, const StackFilter* filter, unsigned threads, int64_t minTotal)
+{
     minTotal = std::max<int64_t>(minTotal, 0);
     if (filter && filter->isIdentity())
         filter = nullptr;
@@ -394,16 +459,12 @@ CallTree CallTree::build(const Profile& profile, const SymbolTable& symbols, siz
     tree.m_nodes.push_back(CallTreeNode {});
     tree.m_children.push_back(NodeId(0u));
 
-    const size_t nTypes = profile.sampleTypes.size();
-    if (sampleType >= nTypes)
-        return tree;
     if (progress)
         progress->setStage("building call tree");
     auto cancelled = [&] { return progress && progress->isCancelled(); };
 
     // 1. Sum values per distinct stack.
     const size_t nStacks = profile.stackCount();
-    const std::vector<int64_t> stackValue = profile.valuePerStack(sampleType);
 
     // 2. An item for each stack with a value. Ranks of each location's frames are looked up
     // once, not once per stack. Each stack gets its sequence of ranks in walk order (root first

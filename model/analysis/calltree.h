@@ -52,6 +52,15 @@ public:
                           Direction direction = Direction::TopDown, Progress* progress = nullptr,
                           const StackFilter* filter = nullptr, unsigned threads = 0, int64_t minTotal = 0);
 
+    /// The tree of a comparison's change drawn as pprof draws a diff's flame graph: the tree of
+    /// NEW's values minus BASE's (types newType and baseType of a side-by-side profile) over
+    /// symbol paths, each node's self the size of its path's change |new self - base self| and
+    /// its total the sum of those over its subtree, so that a node is as wide as the change below
+    /// it, grown or shrunk; paths with no change are left out. Same numbering rules as build.
+    static CallTree buildOfChange(const Profile& profile, const SymbolTable& symbols, size_t newType, size_t baseType,
+                                  Direction direction = Direction::TopDown, Progress* progress = nullptr,
+                                  const StackFilter* filter = nullptr);
+
     NodeId root() const { return NodeId(0u); }
     size_t size() const { return m_nodes.size(); }
     const CallTreeNode& node(NodeId id) const { return m_nodes[id.index()]; }
@@ -68,6 +77,13 @@ public:
     std::vector<NodeId> pathTo(NodeId id) const;
 
 private:
+    static CallTree buildFromStackValues(const Profile& profile, const SymbolTable& symbols,
+        std::vector<int64_t> stackValue, Direction direction, Progress* progress, const StackFilter* filter,
+        unsigned threads, int64_t minTotal);
+    /// This tree (of signed values) with each node's self |self| and total the sum of those
+    /// below it; nodes whose total is then 0 left out.
+    CallTree magnitudes() const;
+
     std::vector<CallTreeNode> m_nodes;
     std::vector<NodeId> m_children;
     Direction m_direction = Direction::TopDown;

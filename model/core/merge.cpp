@@ -92,29 +92,24 @@ public:
             return f.valid() && f.index() < functionOf.size() ? functionOf[f.index()] : FunctionId();
         };
         std::vector<LocationId> locationOf(p.locations.size());
+        const size_t locationsBefore = m_out.locations.size();
+        m_locations.reserve(locationsBefore + p.locations.size());
+        std::vector<Line> lines; // the location's inline chain in our ids
         for (size_t i = 0; i < p.locations.size(); ++i) {
             const Location& l = p.locations[i];
             const bool mapped = l.mapping.valid() && l.mapping.index() < mappingOf.size();
-            LocationKey key;
-            key.mapping = mapped ? mappingOf[l.mapping.index()].value : UINT32_MAX;
-            key.address = mapped && !p.mappings[l.mapping.index()].has(Mapping::ElfAddresses)
-                ? l.address + uint64_t(shift[l.mapping.index()])
-                : l.address;
-            key.folded = l.isFolded;
+            Location key = l;
+            key.mapping = mapped ? mappingOf[l.mapping.index()] : MappingId();
+            if (mapped && !p.mappings[l.mapping.index()].has(Mapping::ElfAddresses))
+                key.address = l.address + uint64_t(shift[l.mapping.index()]);
+            lines.clear();
             for (const Line& line : p.linesOf(l))
-                key.lines.push_back({ functionFor(line.function).value, line.line, line.column });
-            auto [it, inserted] = m_locations.try_emplace(key, LocationId(uint32_t(m_out.locations.size())));
-            if (inserted) {
-                Location copy = l;
-                copy.mapping = mapped ? mappingOf[l.mapping.index()] : MappingId();
-                copy.address = key.address;
-                copy.linesBegin = uint32_t(m_out.lines.size());
-                for (const Line& line : p.linesOf(l))
-                    m_out.lines.push_back({ functionFor(line.function), line.line, line.column });
-                m_out.locations.push_back(copy);
-            }
-            locationOf[i] = it->second;
+                lines.push_back({ functionFor(line.function), line.line, line.column });
+            locationOf[i] = m_locations.intern(m_out, key, lines);
         }
+        // Every location new to a profile with no stacks yet: its stacks stay distinct, and
+        // are appended without looking each up (the index is built when the next profile needs it).
+        const bool stacksDistinct = m_out.stackCount() == 0 && m_out.locations.size() - locationsBefore == p.locations.size();
 
         std::vector<StackId> stackOf(p.stackCount());
         std::vector<LocationId> frames;
@@ -122,7 +117,7 @@ public:
             frames.clear();
             for (LocationId l : p.stack(StackId(uint32_t(s))))
                 frames.push_back(locationOf[l.index()]);
-            stackOf[s] = m_out.internStack(frames);
+            stackOf[s] = stacksDistinct ? m_out.appendNewStack(frames) : m_out.internStack(frames);
         }
 
         // Label sets are translated once each; timestamps and links go straight into the result,
@@ -170,42 +165,95 @@ public:
     }
 
 private:
-    struct LineKey {
-        uint32_t function;
-        int64_t line;
-        int64_t column;
-        bool operator==(const LineKey&) const = default;
-    };
-    struct LocationKey {
-        uint32_t mapping = 0;
-        uint64_t address = 0;
-        bool folded = false;
-        std::vector<LineKey> lines;
-        bool operator==(const LocationKey&) const = default;
-    };
-    // Locations are the most numerous of the tables merged (hundreds of thousands in a big
-    // profile): hashed, not ordered (an ordered map's comparisons were a tenth of a merge).
-    struct LocationKeyHash {
-        static uint64_t mix(uint64_t h, uint64_t v)
+    /// The merged locations, told apart by mapping, address, folding and inline chain (functions,
+    /// lines and columns in the merged ids): an open-addressing table of (hash, location id) whose
+    /// keys are the merged profile's own locations. Locations are the most numerous of the tables
+    /// merged (hundreds of thousands in a big profile); a node-based map with a key vector per
+    /// location was about a third of diffing two 1M-sample profiles.
+    class LocationIndex {
+    public:
+        void reserve(size_t count)
         {
-            h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
-            return h;
+            size_t capacity = 1024;
+            while (capacity < count * 2)
+                capacity *= 2;
+            if (capacity > m_slots.size())
+                rehash(capacity);
         }
-        size_t operator()(const LocationKey& k) const
+        /// The id of out's location equal to key with lines, adding it (key's linesBegin and
+        /// lineCount are set here) when there is none.
+        LocationId intern(Profile& out, Location key, std::span<const Line> lines)
         {
-            uint64_t h = mix(k.mapping, k.address);
-            h = mix(h, k.folded);
-            for (const LineKey& l : k.lines)
-                h = mix(mix(mix(h, l.function), uint64_t(l.line)), uint64_t(l.column));
-            return size_t(h * 0xff51afd7ed558ccdull >> 1);
+            const uint32_t h = hash(key, lines);
+            size_t slot = h & m_mask;
+            for (; m_slots[slot].idPlusOne != 0; slot = (slot + 1) & m_mask) {
+                const Slot s = m_slots[slot];
+                if (s.hash == h && same(out, out.locations[s.idPlusOne - 1], key, lines))
+                    return LocationId(s.idPlusOne - 1);
+            }
+            const auto id = uint32_t(out.locations.size());
+            key.linesBegin = uint32_t(out.lines.size());
+            key.lineCount = uint32_t(lines.size());
+            out.lines.insert(out.lines.end(), lines.begin(), lines.end());
+            out.locations.push_back(key);
+            m_slots[slot] = { h, id + 1 };
+            if (++m_count * 2 > m_slots.size())
+                rehash(m_slots.size() * 2);
+            return LocationId(id);
         }
+
+    private:
+        struct Slot {
+            uint32_t hash = 0;
+            uint32_t idPlusOne = 0; // 0: empty
+        };
+        static uint64_t mix(uint64_t h, uint64_t v) { return (h ^ v) * 0x9e3779b97f4a7c15ull; }
+        static uint32_t hash(const Location& key, std::span<const Line> lines)
+        {
+            uint64_t h = mix(mix(mix(0x243f6a8885a308d3ull, key.mapping.value), key.address), key.isFolded);
+            for (const Line& l : lines)
+                h = mix(mix(mix(h, l.function.value), uint64_t(l.line)), uint64_t(l.column));
+            h ^= h >> 33;
+            h *= 0xff51afd7ed558ccdull;
+            h ^= h >> 33;
+            return uint32_t(h);
+        }
+        static bool same(const Profile& out, const Location& have, const Location& key, std::span<const Line> lines)
+        {
+            if (have.mapping != key.mapping || have.address != key.address || have.isFolded != key.isFolded
+                || have.lineCount != lines.size())
+                return false;
+            const auto haveLines = out.linesOf(have);
+            for (size_t i = 0; i < lines.size(); ++i)
+                if (haveLines[i].function != lines[i].function || haveLines[i].line != lines[i].line
+                    || haveLines[i].column != lines[i].column)
+                    return false;
+            return true;
+        }
+        void rehash(size_t capacity)
+        {
+            std::vector<Slot> old(capacity);
+            old.swap(m_slots);
+            m_mask = capacity - 1;
+            for (const Slot& s : old)
+                if (s.idPlusOne != 0) {
+                    size_t slot = s.hash & m_mask;
+                    while (m_slots[slot].idPlusOne != 0)
+                        slot = (slot + 1) & m_mask;
+                    m_slots[slot] = s;
+                }
+        }
+
+        std::vector<Slot> m_slots = std::vector<Slot>(1024);
+        size_t m_mask = 1023;
+        size_t m_count = 0;
     };
 
     Profile& m_out;
     std::vector<uint32_t> m_strings; // the source's string id -> ours
     std::map<std::tuple<std::string, uint64_t, uint64_t, std::string>, MappingId> m_mappings;
     std::map<std::tuple<uint32_t, uint32_t, uint32_t, int64_t>, FunctionId> m_functions;
-    std::unordered_map<LocationKey, LocationId, LocationKeyHash> m_locations;
+    LocationIndex m_locations;
     bool m_anyTimestamps = false;
 };
 

@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cinttypes>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -172,6 +173,16 @@ std::string formatValue(int64_t value, std::string_view unit)
     s += ' ';
     s += unit;
     return s;
+}
+
+std::string pprofShare(int64_t part, int64_t total)
+{
+    const double ratio = total == 0 ? 0.0 : std::fabs(100.0 * double(part) / double(total));
+    if (ratio >= 99.95 && ratio <= 100.05)
+        return "  100%";
+    char buf[32];
+    std::snprintf(buf, sizeof buf, ratio >= 1.0 ? "%5.2f%%" : "%5.2g%%", ratio);
+    return buf;
 }
 
 } // namespace symflame::model

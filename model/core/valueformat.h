@@ -25,4 +25,8 @@ std::string formatValue(int64_t value, std::string_view unit);
 /// "0.5ms", and zero as "0ms". Units without scales read as formatValue.
 std::string formatValueScaled(int64_t value, std::string_view unit, int64_t reference);
 
+/// part's share of total as pprof's -list and -disasm headers print it: "  100%", " 5.15%",
+/// "0.041%" (of magnitudes).
+std::string pprofShare(int64_t part, int64_t total);
+
 } // namespace symflame::model

@@ -5,7 +5,9 @@
 #include "model/core/merge.h"
 #include "model/io/cpuprofile.h"
 #include "model/io/fileio.h"
+#include "model/io/legacy/legacy.h"
 #include "model/io/otlp/otlp.h"
+#include "model/io/perf/perfdata.h"
 #include "model/io/pprof/pprof.h"
 #include "model/io/protowire.h"
 
@@ -110,6 +112,20 @@ const char* profileFormatName(ProfileFormat f)
         return "otlp-collector-json";
     case ProfileFormat::OtlpCollectorProto:
         return "otlp-collector-proto";
+    case ProfileFormat::GperftoolsCpu:
+        return "gperftools-cpu";
+    case ProfileFormat::HeapProfile:
+        return "heap-profile";
+    case ProfileFormat::ContentionProfile:
+        return "contention-profile";
+    case ProfileFormat::ThreadProfile:
+        return "thread-profile";
+    case ProfileFormat::GoCountProfile:
+        return "go-count-profile";
+    case ProfileFormat::JavaProfile:
+        return "java-profile";
+    case ProfileFormat::PerfData:
+        return "perf.data";
     }
     return "?";
 }
@@ -118,6 +134,23 @@ ProfileFormat detectFormat(std::span<const uint8_t> decompressed)
 {
     if (decompressed.empty())
         return ProfileFormat::Unknown;
+    if (looksLikePerfData(decompressed))
+        return ProfileFormat::PerfData;
+    // First: its header of zero words could pass for an empty length-prefixed Collector request.
+    if (looksLikeGperftoolsCpu(decompressed))
+        return ProfileFormat::GperftoolsCpu;
+    // Its text could pass for a pprof comment field ('h' is field 13, varint).
+    if (looksLikeHeapProfile(decompressed))
+        return ProfileFormat::HeapProfile;
+    // pprof's order: count, thread, then contention profiles.
+    if (looksLikeGoCountProfile(decompressed))
+        return ProfileFormat::GoCountProfile;
+    if (looksLikeThreadProfile(decompressed))
+        return ProfileFormat::ThreadProfile;
+    if (looksLikeContentionProfile(decompressed))
+        return ProfileFormat::ContentionProfile;
+    if (looksLikeJavaProfile(decompressed))
+        return ProfileFormat::JavaProfile;
     // Before OTLP JSON, whose first object a JSON lines file starts with.
     switch (collectorFraming(decompressed)) {
     case CollectorFraming::JsonLines:
@@ -162,7 +195,9 @@ Result<Profile> loadProfile(
     if (format)
         *format = detected;
     if (detected != ProfileFormat::Pprof && detected != ProfileFormat::CpuProfile && detected != ProfileFormat::Unknown
-        && progress)
+        && detected != ProfileFormat::GperftoolsCpu && detected != ProfileFormat::HeapProfile
+        && detected != ProfileFormat::ContentionProfile && detected != ProfileFormat::ThreadProfile
+        && detected != ProfileFormat::GoCountProfile && detected != ProfileFormat::JavaProfile && detected != ProfileFormat::PerfData && progress)
         progress->setStage("reading OTLP");
     OtlpReadOptions oo;
     oo.limits = options.limits;
@@ -203,13 +238,45 @@ Result<Profile> loadProfile(
             return profile.error().withPath(path);
         return profile;
     }
+    case ProfileFormat::GperftoolsCpu: {
+        auto profile = readGperftoolsCpu(raw);
+        if (!profile)
+            return profile.error().withPath(path);
+        return profile;
+    }
+    case ProfileFormat::HeapProfile: {
+        auto profile = readHeapProfile(raw);
+        if (!profile)
+            return profile.error().withPath(path);
+        return profile;
+    }
+    case ProfileFormat::ContentionProfile:
+    case ProfileFormat::ThreadProfile:
+    case ProfileFormat::GoCountProfile:
+    case ProfileFormat::JavaProfile: {
+        auto profile = detected == ProfileFormat::ContentionProfile ? readContentionProfile(raw)
+            : detected == ProfileFormat::ThreadProfile              ? readThreadProfile(raw)
+            : detected == ProfileFormat::GoCountProfile             ? readGoCountProfile(raw)
+                                                                    : readJavaProfile(raw);
+        if (!profile)
+            return profile.error().withPath(path);
+        return profile;
+    }
+    case ProfileFormat::PerfData: {
+        if (progress)
+            progress->setStage("reading perf.data");
+        auto profile = readPerfData(raw);
+        if (!profile)
+            return profile.error().withPath(path);
+        return profile;
+    }
     case ProfileFormat::Unknown:
         break;
     }
     return makeError(ErrorCode::Unsupported,
         std::string("not a profile symflame can read (")
             + (compressed ? std::string(compression) + "-compressed; once decompressed " : std::string())
-            + describeStart(raw) + ", which is neither pprof, OTLP profiles (protobuf or JSON) nor a V8 .cpuprofile)",
+            + describeStart(raw) + ", which is neither pprof, OTLP profiles (protobuf or JSON), a V8 .cpuprofile a legacy profile go tool pprof reads nor a perf.data)",
         path);
 }
 
@@ -253,6 +320,13 @@ Status saveProfile(const Profile& profile, const std::string& path, ProfileForma
     case ProfileFormat::OtlpCollectorJson:
     case ProfileFormat::OtlpCollectorProto:
     case ProfileFormat::CpuProfile:
+    case ProfileFormat::GperftoolsCpu:
+    case ProfileFormat::HeapProfile:
+    case ProfileFormat::ContentionProfile:
+    case ProfileFormat::ThreadProfile:
+    case ProfileFormat::GoCountProfile:
+    case ProfileFormat::JavaProfile:
+    case ProfileFormat::PerfData:
     case ProfileFormat::Unknown:
         break;
     }

@@ -21,6 +21,13 @@ enum class ProfileFormat {
     OtlpJson,
     OtlpCollectorJson, ///< the OpenTelemetry Collector's file exporter: JSON lines
     OtlpCollectorProto, ///< the same, length-prefixed protobuf requests
+    GperftoolsCpu, ///< gperftools' binary CPU profile (legacy, as go tool pprof reads it)
+    HeapProfile, ///< heap/growth profile text (gperftools HEAPPROFILE, heapz)
+    ContentionProfile, ///< contention/mutex profile text (`--- contentionz`, `--- mutex:`)
+    ThreadProfile, ///< thread profile text (`--- threadz N ---`)
+    GoCountProfile, ///< Go's goroutine/threadcreate text (`NAME profile: total N`)
+    JavaProfile, ///< Java heap text (`--- heapz 1 ---`; Java contention text is a ContentionProfile)
+    PerfData, ///< Linux perf's perf.data (file or pipe mode)
 };
 const char* profileFormatName(ProfileFormat f);
 

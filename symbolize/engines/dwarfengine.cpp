@@ -343,6 +343,21 @@ struct DwarfEngine::Impl {
         info.callerRead = true;
     }
 
+    /// The unit's DW_AT_comp_dir. LLVM reads only strings of the file itself: dwz moves strings
+    /// the debug files share (an assembler unit's comp_dir, "./setjmp") into the supplementary
+    /// file's .debug_str (DW_FORM_GNU_strp_alt, DW_FORM_strp_sup), read here through stringOf.
+    llvm::StringRef compilationDir(llvm::DWARFCompileUnit* cu)
+    {
+        const llvm::StringRef dir = cu->getCompilationDir();
+        if (!dir.empty())
+            return dir;
+        const std::optional<llvm::DWARFFormValue> v = cu->getUnitDIE().find(llvm::dwarf::DW_AT_comp_dir);
+        if (!v || !isSupplementaryString(v->getForm()))
+            return dir;
+        const std::optional<std::string_view> s = stringOf(*v);
+        return s ? llvm::StringRef(s->data(), s->size()) : dir;
+    }
+
     /// The path of file index of unit's line table (absolute when DWARF makes it so); invalidFile
     /// when there is no such file.
     uint32_t fileName(llvm::DWARFCompileUnit* cu, const llvm::DWARFDebugLine::LineTable& table, uint64_t index,
@@ -351,7 +366,7 @@ struct DwarfEngine::Impl {
         auto [it, inserted] = fileCache.try_emplace(DieKey { cu, index }, invalidFile);
         if (inserted) {
             std::string path;
-            if (table.getFileNameByIndex(index, cu->getCompilationDir(),
+            if (table.getFileNameByIndex(index, compilationDir(cu),
                     llvm::DILineInfoSpecifier::FileLineInfoKind::AbsoluteFilePath, path))
                 it->second = out.intern(path).value;
         }

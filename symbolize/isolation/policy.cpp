@@ -36,7 +36,8 @@ bool shouldIsolate(const LocateResult& located, IsolationPolicy policy)
     case IsolationPolicy::None:
         return false;
     case IsolationPolicy::Downloaded:
-        return located.binaryDownloaded || located.source == DebugSource::Debuginfod
+        return located.binaryDownloaded || located.supplementaryDownloaded
+            || located.source == DebugSource::Debuginfod
             || located.source == DebugSource::ClientCache; // a server sent it, earlier
     case IsolationPolicy::All:
         return true;

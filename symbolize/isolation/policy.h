@@ -13,7 +13,7 @@ namespace symflame::symbolize {
 /// Which modules are read in a worker process instead of this one.
 enum class IsolationPolicy : uint8_t {
     None, ///< every module in process
-    Downloaded, ///< files that came from a debuginfod server (the binary or its debug file)
+    Downloaded, ///< files that came from a debuginfod server (the binary, its debug file or dwz supplementary file)
     All, ///< every module
 };
 /// "none", "downloaded", "all".

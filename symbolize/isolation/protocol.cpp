@@ -70,6 +70,7 @@ std::string encodeOpen(const LocateResult& r, const EngineOptions& options)
     w.u8(uint8_t(r.symbolKind));
     w.u8(r.unverified);
     w.u8(r.binaryDownloaded);
+    w.u8(r.supplementaryDownloaded);
     for (const std::string* s : { &r.recordedPath, &r.wantedBuildId, &r.wantedHtlHash, &r.binaryPath, &r.mismatchPath,
              &r.mismatchBuildId, &r.dwarfPath, &r.supplementaryPath, &r.supplementaryProblem })
         w.str(*s);
@@ -108,6 +109,7 @@ model::Status decodeOpen(std::string_view payload, LocateResult& r, EngineOption
     r.symbolKind = SymbolTable::Kind(in.u8());
     r.unverified = in.u8() != 0;
     r.binaryDownloaded = in.u8() != 0;
+    r.supplementaryDownloaded = in.u8() != 0;
     for (std::string* s : { &r.recordedPath, &r.wantedBuildId, &r.wantedHtlHash, &r.binaryPath, &r.mismatchPath,
              &r.mismatchBuildId, &r.dwarfPath, &r.supplementaryPath, &r.supplementaryProblem })
         *s = std::string(in.str());

@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -28,7 +29,9 @@ struct DebuginfodOptions {
     std::vector<std::string> urls; ///< servers, queried in this order; none = no network
     bool offline = false; ///< never contact a server (libdebuginfod reads its cache only for a
                           ///< query it may send, so offline uses no debuginfod at all)
-    int timeoutSeconds = 30; ///< a server that sends nothing for this long is given up
+    /// A server that sends nothing for this long is given up for the rest of the run (the
+    /// default: $DEBUGINFOD_TIMEOUT when the user set it, else 10; see defaultDebuginfodTimeout()).
+    int timeoutSeconds = 10;
     int maxTimeSeconds = 600; ///< no single download takes longer
     int64_t maxSizeBytes = 0; ///< larger files are refused by the server/client; 0 = no limit
     std::string cacheDir; ///< empty = the standard client cache ($XDG_CACHE_HOME/debuginfod_client)
@@ -37,13 +40,16 @@ struct DebuginfodOptions {
     bool enabled() const { return !offline && !urls.empty(); }
 };
 
+/// $DEBUGINFOD_TIMEOUT when it holds seconds between 1 and 86400, else 10.
+int defaultDebuginfodTimeout();
+
 /// Splits a DEBUGINFOD_URLS value (space separated) into URLs.
 std::vector<std::string> parseDebuginfodUrls(std::string_view value);
 
 /// Sets DEBUGINFOD_URLS, _TIMEOUT, _MAXTIME, _MAXSIZE and _CACHE_PATH for libdebuginfod.
 void applyDebuginfodEnvironment(const DebuginfodOptions& options);
 
-enum class FetchKind : uint8_t { Debuginfo, Executable };
+enum class FetchKind : uint8_t { Debuginfo, Executable, Source };
 const char* fetchKindName(FetchKind k);
 
 enum class FetchStatus : uint8_t {
@@ -56,6 +62,7 @@ enum class FetchStatus : uint8_t {
     Mismatch, ///< the file received has another build ID
     NotElf, ///< the file received is not an ELF file
     Cancelled,
+    GivenUp, ///< not asked: every server was given up earlier in the run (DebuginfodServers)
 };
 const char* fetchStatusName(FetchStatus s);
 
@@ -69,14 +76,48 @@ struct FetchResult {
     std::string summary() const;
 };
 
+/// The servers of one run, shared by its clients (thread-safe): a server that sends nothing for
+/// the timeout is given up for the rest of the run, once, and the clients ask only the others
+/// (a query in flight to it is stopped and asked again of the others).
+class DebuginfodServers {
+public:
+    DebuginfodServers(std::vector<std::string> urls, int timeoutSeconds);
+    /// The servers of $DEBUGINFOD_URLS, the timeout of $DEBUGINFOD_TIMEOUT (else 10 s).
+    static std::shared_ptr<DebuginfodServers> fromEnvironment();
+
+    struct GivenUp {
+        std::string url;
+        std::string reason; ///< "sent nothing for 10 s"
+    };
+    std::vector<std::string> live() const;
+    std::vector<GivenUp> givenUp() const;
+    int timeoutSeconds() const { return m_timeout; }
+    /// Gives url up (no-op when it is given up already); true when this call gave it up.
+    bool giveUp(const std::string& url, const std::string& reason);
+    bool isGivenUp(const std::string& url) const;
+    /// Changes with every server given up.
+    uint64_t generation() const;
+
+private:
+    mutable std::mutex m_mutex;
+    std::vector<std::string> m_urls;
+    std::vector<GivenUp> m_givenUp;
+    uint64_t m_generation = 0;
+    int m_timeout;
+};
+
+/// "debuginfod server URL given up: it sent nothing for 10 s; not asked again in this run".
+std::string givenUpLine(const DebuginfodServers::GivenUp& g);
+
 class DebuginfodClient {
 public:
     ~DebuginfodClient();
     DebuginfodClient(const DebuginfodClient&) = delete;
     DebuginfodClient& operator=(const DebuginfodClient&) = delete;
 
-    /// A handle; errors when libdebuginfod can't make one.
-    static model::Result<std::unique_ptr<DebuginfodClient>> create();
+    /// A handle; errors when libdebuginfod can't make one. servers: the run's servers (shared by
+    /// its clients); null = DebuginfodServers::fromEnvironment() for this client alone.
+    static model::Result<std::unique_ptr<DebuginfodClient>> create(std::shared_ptr<DebuginfodServers> servers = {});
 
     /// Bytes received so far and expected (total 0 when unknown); called from the fetching thread.
     using ProgressFn = std::function<void(int64_t received, int64_t total)>;
@@ -85,11 +126,20 @@ public:
     /// cancel->isCancelled() (read from the fetching thread; null: never cancelled).
     FetchResult fetch(std::string_view buildId, FetchKind kind, const model::Progress* cancel = nullptr,
         ProgressFn progress = {});
+    /// Fetches a source file of the binary with the build ID, by the path its debug info gives
+    /// (absolute, as DW_AT_comp_dir and the line table make it): /buildid/ID/source/PATH.
+    FetchResult fetchSource(std::string_view buildId, const std::string& path, const model::Progress* cancel = nullptr);
 
 private:
     DebuginfodClient() = default;
     struct Impl;
     std::unique_ptr<Impl> d;
 };
+
+/// SourceSearch::fetch (sourcefiles.h) asking options' servers: the first call sets their
+/// environment (applyDebuginfodEnvironment) and opens a client, which later calls reuse. Call
+/// it from one thread at a time.
+std::function<std::string(const std::string& buildId, const std::string& recorded, std::string* outcome)>
+debuginfodSourceFetcher(const DebuginfodOptions& options);
 
 } // namespace symflame::symbolize

@@ -435,10 +435,12 @@ void DebugInfoLocator::locateSupplementary(LocateResult& r) const
     r.supplementary.reset();
     r.supplementaryPath.clear();
     r.supplementaryProblem.clear();
+    r.supplementaryDownloaded = false;
     if (!r.dwarf || !r.dwarf->debugAltLink())
         return;
     const DebugAltLink& link = *r.dwarf->debugAltLink();
     std::vector<std::string> candidates;
+    std::vector<std::string> fromCache; // candidates a debuginfod server sent earlier
     const auto add = [&](std::string p) {
         if (!p.empty() && std::find(candidates.begin(), candidates.end(), p) == candidates.end())
             candidates.push_back(std::move(p));
@@ -454,39 +456,54 @@ void DebugInfoLocator::locateSupplementary(LocateResult& r) const
     if (link.path.starts_with(kDefaultDebugDir))
         for (const std::string& d : m_debugDirs)
             add(joinPath(d, link.path.substr(kDefaultDebugDir.size())));
-    if (!link.debugSup)
-        for (const Store& store : m_stores)
-            add(storeEntry(store.dir, link.buildId, "debuginfo"));
+    // Stores by build ID; dwz writes the supplementary file's build ID as its .debug_sup checksum
+    // too, and useSupplementary() checks whichever the link names.
+    for (const Store& store : m_stores) {
+        std::string entry = storeEntry(store.dir, link.buildId, "debuginfo");
+        if (store.clientCache && !entry.empty())
+            fromCache.push_back(entry);
+        add(std::move(entry));
+    }
     if (!link.debugSup)
         if (auto it = m_byBuildId.find(link.buildId); it != m_byBuildId.end())
             for (const IndexedFile& f : it->second)
                 add(f.path);
-    for (const std::string& c : candidates) {
-        auto elf = ElfFile::open(c);
-        if (!elf) {
-            const model::Error& e = elf.error();
-            r.tried.push_back("dwz supplementary file " + c + ": "
-                + (e.code == ErrorCode::NotFound ? std::string("not found") : e.message));
-            continue;
-        }
-        const std::string& id = link.debugSup ? (*elf)->supplementaryChecksum() : (*elf)->buildId();
-        if (id != link.buildId) {
-            r.tried.push_back("dwz supplementary file " + c + ": " + (link.debugSup ? "checksum" : "build ID")
-                + " mismatch (wanted " + link.buildId + ", found " + (id.empty() ? std::string("none") : id) + ")");
-            continue;
-        }
-        if (!(*elf)->contents().readableDwarf()) {
-            r.tried.push_back("dwz supplementary file " + c + ": no readable debug info in it");
-            continue;
-        }
-        r.supplementary = *elf;
-        r.supplementaryPath = c;
-        return;
-    }
+    for (const std::string& c : candidates)
+        if (useSupplementary(r, c, std::find(fromCache.begin(), fromCache.end(), c) != fromCache.end()))
+            return;
     r.supplementaryProblem = "its dwz supplementary file " + (link.path.empty() ? std::string("(no path)") : link.path)
         + (link.debugSup ? " with checksum " : " with build ID ")
         + (link.buildId.empty() ? std::string("(none)") : link.buildId)
         + " was not found: names of functions moved there are unknown";
+}
+
+bool DebugInfoLocator::useSupplementary(LocateResult& r, const std::string& c, bool downloaded)
+{
+    if (!r.dwarf || !r.dwarf->debugAltLink())
+        return false;
+    const DebugAltLink& link = *r.dwarf->debugAltLink();
+    auto elf = ElfFile::open(c);
+    if (!elf) {
+        const model::Error& e = elf.error();
+        r.tried.push_back("dwz supplementary file " + c + ": "
+            + (e.code == ErrorCode::NotFound ? std::string("not found") : e.message));
+        return false;
+    }
+    const std::string& id = link.debugSup ? (*elf)->supplementaryChecksum() : (*elf)->buildId();
+    if (id != link.buildId) {
+        r.tried.push_back("dwz supplementary file " + c + ": " + (link.debugSup ? "checksum" : "build ID")
+            + " mismatch (wanted " + link.buildId + ", found " + (id.empty() ? std::string("none") : id) + ")");
+        return false;
+    }
+    if (!(*elf)->contents().readableDwarf()) {
+        r.tried.push_back("dwz supplementary file " + c + ": no readable debug info in it");
+        return false;
+    }
+    r.supplementary = *elf;
+    r.supplementaryPath = c;
+    r.supplementaryProblem.clear();
+    r.supplementaryDownloaded = downloaded;
+    return true;
 }
 
 LocateResult DebugInfoLocator::locate(

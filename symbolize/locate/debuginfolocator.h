@@ -108,6 +108,8 @@ struct LocateResult {
     std::string supplementaryPath;
     /// Why dwarf's supplementary file is missing (the candidates are in tried); empty otherwise.
     std::string supplementaryProblem;
+    /// The supplementary file came from a debuginfod server (fetched by its build ID).
+    bool supplementaryDownloaded = false;
     /// With MiniDebugInfo: the binary, whose .dynsym names the functions the MiniDebugInfo
     /// .symtab leaves out; null otherwise.
     ElfFilePtr dynamicSymbols;
@@ -137,6 +139,11 @@ public:
     /// supplementary, supplementaryPath or supplementaryProblem, appends to tried). locate()
     /// calls it; call it again after replacing r.dwarf (a file from debuginfod).
     void locateSupplementary(LocateResult& r) const;
+    /// Uses the file at path as r.dwarf's supplementary file when it is the one the link names
+    /// (build ID, or .debug_sup checksum) and holds readable DWARF: sets supplementary,
+    /// supplementaryPath and supplementaryDownloaded, clears supplementaryProblem and returns
+    /// true; else appends why not to tried and returns false.
+    static bool useSupplementary(LocateResult& r, const std::string& path, bool downloaded = false);
 
     const LocatorOptions& options() const { return m_options; }
     /// The debug directories in search order (user ones, then the default when enabled).

@@ -225,8 +225,11 @@ Status GoPclntab::checkHeader()
     if (m_version == GoPclntabVersion::Go12) {
         const int minor = m_input.goMinorVersion;
         m_readInlineTrees = minor == 0 || minor >= 12;
-        m_pcdataInlTree = minor >= 14 ? 2 : 1;
-        m_funcdataInlTree = minor >= 14 ? 4 : 2;
+        // Go 1.13 moved the register map to pcdata 0 and added the register pointer maps and
+        // stack objects before the inline tree: 1.13-1.15 keep it at pcdata 2, funcdata 4; 1.9-1.12
+        // at pcdata 1, funcdata 2.
+        m_pcdataInlTree = minor >= 13 ? 2 : 1;
+        m_funcdataInlTree = minor >= 13 ? 4 : 2;
     }
     // Entries must ascend, so that a binary search finds the function of a PC.
     for (size_t i = 0; i < m_nfunc; ++i)

@@ -156,6 +156,8 @@ std::vector<BinaryRow> triageBinaries(const model::Profile& p, const SymbolizeRe
                     + " outside every function it knows (padding between functions) and "
                     + (outside == 1 ? "keeps its" : "keep their") + " address";
             }
+            if (!m.debuginfod.empty()) // once: the panel and `info` show detail, not debuginfod
+                row.detail += " [" + m.debuginfod + "]";
             row.tried = m.tried;
             row.source = m.source;
             row.debugPath = m.debugPath;

@@ -40,7 +40,7 @@ struct BinaryRow {
     std::vector<std::string> tried; ///< files looked at, with their outcome
     DebugSource source = DebugSource::None;
     std::string debugPath; ///< file the DWARF came from
-    std::string debuginfod; ///< what the servers answered
+    std::string debuginfod; ///< what the servers answered (also at the end of detail, in brackets)
     std::string mismatchPath, mismatchBuildId; ///< for BuildIdMismatch (from the report's text)
     int64_t self = 0; ///< value of samples whose leaf frame is in this binary
     int64_t total = 0; ///< value of samples with any frame in this binary

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <condition_variable>
 #include <cstdio>
 #include <iterator>
 #include <map>
@@ -119,15 +120,92 @@ std::string downloadedText(int64_t received, int64_t total)
     return number(received) + " of " + number(total) + " " + units[u];
 }
 
-// Asks the servers for what the local search did not find: the executable when no local file
-// with the build ID exists, then the debuginfo when the binary has no DWARF. Every file used is
-// verified by DebuginfodClient (ELF, the build ID asked for).
-void fetchForJob(const Job& job, const DebugInfoLocator& locator, DebuginfodClient& client,
+// A dwz supplementary file is shared by many debug files (a distribution's package has one for
+// all its binaries): each is fetched once in a run; the jobs that ask while it downloads wait
+// for that download's answer.
+class SupplementaryFetches {
+public:
+    FetchResult fetch(const std::string& buildId, DebuginfodClient& client, const model::CancelFlag& cancel,
+        const DebuginfodClient::ProgressFn& progress)
+    {
+        std::unique_lock lock(m_mutex);
+        auto [it, first] = m_entries.try_emplace(buildId);
+        Entry& e = it->second; // std::map: stays where it is while others are added
+        if (!first) {
+            m_done.wait(lock, [&] { return e.done; });
+            return e.result;
+        }
+        lock.unlock();
+        FetchResult r = client.fetch(buildId, FetchKind::Debuginfo, &cancel, progress);
+        lock.lock();
+        e.result = r;
+        e.done = true;
+        ++m_fetches;
+        m_done.notify_all();
+        return r;
+    }
+    /// Downloads asked of the servers (one per supplementary file).
+    size_t fetches() const
+    {
+        std::lock_guard lock(m_mutex);
+        return m_fetches;
+    }
+
+private:
+    struct Entry {
+        bool done = false;
+        FetchResult result;
+    };
+    mutable std::mutex m_mutex;
+    std::condition_variable m_done;
+    std::map<std::string, Entry> m_entries;
+    size_t m_fetches = 0;
+};
+
+// Whether a located debug file names a dwz supplementary file that was not found locally, one
+// a server can be asked for by its build ID (.gnu_debugaltlink's, or .debug_sup's checksum).
+bool wantsSupplementary(const LocateResult& r)
+{
+    return r.dwarf && !r.supplementary && !r.supplementaryProblem.empty() && r.dwarf->debugAltLink()
+        && !r.dwarf->debugAltLink()->buildId.empty();
+}
+
+// Asks the servers for r.located.dwarf's supplementary file when it is missing, and uses it
+// when it is the one the link names (DebugInfoLocator::useSupplementary checks the ID again).
+void fetchSupplementary(DebuginfodClient& client, SupplementaryFetches& supplementaries,
     const model::CancelFlag& cancel, JobResult& r, const DebuginfodClient::ProgressFn& progress)
+{
+    if (!wantsSupplementary(r.located) || cancel.isCancelled())
+        return;
+    const std::string id = r.located.dwarf->debugAltLink()->buildId;
+    const FetchResult f = supplementaries.fetch(id, client, cancel, progress);
+    r.debuginfod += (r.debuginfod.empty() ? "" : "; ") + std::string("dwz supplementary file ")
+        + (f.status == FetchStatus::Found ? f.summary() : "not downloaded: " + f.summary());
+    if (f.status != FetchStatus::Found) {
+        r.located.supplementaryProblem += " (" + f.summary() + ")";
+        return;
+    }
+    if (!DebugInfoLocator::useSupplementary(r.located, f.path, true)) {
+        r.debuginfod += " (refused: " + (r.located.tried.empty() ? std::string("?") : r.located.tried.back()) + ")";
+        r.located.supplementaryProblem += " (the file downloaded for it was refused)";
+    }
+}
+
+// Asks the servers for what the local search did not find: the executable when no local file
+// with the build ID exists, then the debuginfo when the binary has no DWARF, then the dwz
+// supplementary file its DWARF refers into. Every file used is verified by DebuginfodClient
+// (ELF, the build ID asked for).
+void fetchForJob(const Job& job, const DebugInfoLocator& locator, DebuginfodClient& client,
+    SupplementaryFetches& supplementaries, const model::CancelFlag& cancel, JobResult& r,
+    const DebuginfodClient::ProgressFn& progress)
 {
     const auto note = [&](FetchKind kind, const FetchResult& f) {
         r.debuginfod += (r.debuginfod.empty() ? "" : "; ") + std::string(fetchKindName(kind)) + " " + f.summary();
     };
+    if (job.buildId.empty()) { // nothing to ask for by the binary's ID; its debug file may name a supplementary
+        fetchSupplementary(client, supplementaries, cancel, r, progress);
+        return;
+    }
     if (r.located.status == LocateStatus::NotFound || r.located.status == LocateStatus::BuildIdMismatch
         || r.located.status == LocateStatus::InvalidFile) {
         const FetchResult f = client.fetch(job.buildId, FetchKind::Executable, &cancel, progress);
@@ -142,8 +220,10 @@ void fetchForJob(const Job& job, const DebugInfoLocator& locator, DebuginfodClie
         fetched.tried.insert(fetched.tried.begin(), r.located.tried.begin(), r.located.tried.end());
         r.located = std::move(fetched);
     }
-    if (!wantsDebuginfo(r.located) || cancel.isCancelled())
+    if (!wantsDebuginfo(r.located) || cancel.isCancelled()) {
+        fetchSupplementary(client, supplementaries, cancel, r, progress); // a local dwz'd debug file
         return;
+    }
     const FetchResult f = client.fetch(job.buildId, FetchKind::Debuginfo, &cancel, progress);
     note(FetchKind::Debuginfo, f);
     if (f.status != FetchStatus::Found)
@@ -156,9 +236,6 @@ void fetchForJob(const Job& job, const DebugInfoLocator& locator, DebuginfodClie
     r.located.dwarf = *elf;
     r.located.dwarfPath = f.path;
     r.located.source = DebugSource::Debuginfod;
-    r.located.supplementary.reset();
-    r.located.supplementaryPath.clear();
-    r.located.supplementaryProblem.clear();
     locator.locateSupplementary(r.located); // a dwz-processed download names its alt file
     if (!r.located.symbols || r.located.symbolKind == SymbolTable::Kind::Dynamic) {
         if ((*elf)->contents().symtab) {
@@ -166,26 +243,32 @@ void fetchForJob(const Job& job, const DebugInfoLocator& locator, DebuginfodClie
             r.located.symbolKind = SymbolTable::Kind::Static;
         }
     }
+    fetchSupplementary(client, supplementaries, cancel, r, progress);
 }
 
 // Step 2 of the pass: the jobs that need a server, hottest first, fetched by
 // options.parallelDownloads workers with a client each; this thread serves progress and cancel.
 model::Status fetchMissing(const std::vector<Job>& jobs, std::vector<JobResult>& results,
-    const DebugInfoLocator& locator, const DebuginfodOptions& options, model::Progress* progress, uint64_t& downloads)
+    const DebugInfoLocator& locator, const DebuginfodOptions& options, model::Progress* progress, uint64_t& downloads,
+    std::vector<DebuginfodServers::GivenUp>& givenUp)
 {
     std::vector<size_t> order;
     for (size_t j = 0; j < jobs.size(); ++j) {
         const LocateResult& r = results[j].located;
         const bool missing = r.status == LocateStatus::NotFound || r.status == LocateStatus::BuildIdMismatch
             || r.status == LocateStatus::InvalidFile;
-        if (!jobs[j].buildId.empty() && (missing || wantsDebuginfo(r)))
+        if ((!jobs[j].buildId.empty() && (missing || wantsDebuginfo(r))) || wantsSupplementary(r))
             order.push_back(j);
     }
     if (order.empty())
         return model::Status::success();
     std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return jobs[a].weight > jobs[b].weight; });
     applyDebuginfodEnvironment(options);
+    // Shared by the workers: a server that times out for one is given up for all.
+    const auto servers = std::make_shared<DebuginfodServers>(options.offline ? std::vector<std::string>() : options.urls,
+        options.timeoutSeconds);
 
+    SupplementaryFetches supplementaries;
     std::atomic<size_t> next { 0 }, done { 0 };
     model::CancelFlag cancel; // set here from progress; what the downloads look at
     // What each worker is fetching now, for the progress line: the binary and its bytes.
@@ -199,7 +282,7 @@ model::Status fetchMissing(const std::vector<Job>& jobs, std::vector<JobResult>&
     std::vector<Slot> slots(n);
     std::string current; // the binary whose download started last
     const auto worker = [&](unsigned t) {
-        auto client = DebuginfodClient::create();
+        auto client = DebuginfodClient::create(servers);
         for (size_t k; (k = next.fetch_add(1)) < order.size();) {
             const size_t j = order[k];
             if (!client) {
@@ -210,7 +293,7 @@ model::Status fetchMissing(const std::vector<Job>& jobs, std::vector<JobResult>&
                     current = std::string(model::baseName(jobs[j].path.empty() ? jobs[j].buildId : jobs[j].path));
                     slots[t] = Slot { current, 0, 0, true };
                 }
-                fetchForJob(jobs[j], locator, **client, cancel, results[j], [&, t](int64_t received, int64_t total) {
+                fetchForJob(jobs[j], locator, **client, supplementaries, cancel, results[j], [&, t](int64_t received, int64_t total) {
                     std::lock_guard lock(mutex);
                     slots[t].received = received;
                     slots[t].total = total;
@@ -255,6 +338,7 @@ model::Status fetchMissing(const std::vector<Job>& jobs, std::vector<JobResult>&
         }
     });
     downloads += order.size();
+    givenUp = servers->givenUp();
     if (cancel.isCancelled())
         return model::makeError(ErrorCode::Cancelled, "symbolization cancelled");
     return model::Status::success();
@@ -391,9 +475,7 @@ public:
                 rep.summary += ": " + r.engineDetail;
             rep.error = r.error;
             rep.tried = r.located.tried;
-            rep.debuginfod = r.debuginfod;
-            if (r.located.source == DebugSource::Debuginfod && !r.debuginfod.empty())
-                rep.summary += ", " + r.debuginfod;
+            rep.debuginfod = r.debuginfod; // said apart from summary (line() adds it once)
             rep.dwarfWarnings = r.dwarfWarnings;
             rep.warnings = r.warnings;
         }
@@ -611,7 +693,7 @@ Result<SymbolizeReport> SymbolizationPass::run(Profile& p, model::Progress* prog
                     }
                 }
         if (model::Status st
-            = fetchMissing(jobs, results, m_locator, m_options.debuginfod, progress, report.downloads);
+            = fetchMissing(jobs, results, m_locator, m_options.debuginfod, progress, report.downloads, report.serversGivenUp);
             !st)
             return st.error();
     }

@@ -61,7 +61,8 @@ struct MappingReport {
     bool unverified = false;
     std::string binaryPath; ///< local file used
     std::string debugPath; ///< file the DWARF came from (empty for none)
-    std::string summary; ///< LocateResult::summary(), or why the module could not be read
+    std::string summary; ///< LocateResult::summary(), or why the module could not be read; never
+                         ///< what the servers answered (that is debuginfod)
     /// What the engine adds (a Go binary: "gopclntab (Go 1.18 layout, found by section),
     /// go1.19.8, 1700 functions"); also appended to summary.
     std::string engineDetail;
@@ -92,6 +93,9 @@ struct SymbolizeReport {
     uint64_t locationsSplit = 0; ///< locations copied for non-leaf return-address lookups
     uint64_t downloads = 0; ///< files asked of debuginfod servers
     uint64_t addressesFromCache = 0; ///< of addressesLookedUp, answered by an earlier run
+    /// debuginfod servers given up during the run (they sent nothing for the timeout), each once;
+    /// the mappings whose queries they failed say "timeout" or "not asked" without naming them.
+    std::vector<DebuginfodServers::GivenUp> serversGivenUp;
     SourceMapReport sourceMaps; ///< the JavaScript frames: one entry per script
 };
 

@@ -12,6 +12,8 @@ endif()
 # top/collapse/info against `go tool pprof` and `protoc --decode_raw`.
 symflame_add_test(NAME tst_roundtrip SOURCES tst_roundtrip.cpp LIBS fixture_paths DEPENDS fixtures TIMEOUT 300)
 symflame_add_test(NAME tst_oracle SOURCES tst_oracle.cpp LIBS fixture_paths DEPENDS fixtures TIMEOUT 300)
+# `symflame source`: inline attribution against the test's own count, source files found or not.
+symflame_add_test(NAME tst_source SOURCES tst_source.cpp LIBS fixture_paths symbolize DEPENDS fixtures TIMEOUT 300)
 # `symflame symbolize` on the gperftools fixture, read back by go tool pprof.
 symflame_add_test(NAME tst_symbolizecli SOURCES tst_symbolizecli.cpp LIBS fixture_paths DEPENDS fixtures TIMEOUT 300)
 # `symflame lookup` (app/lookupcmd.cpp) against llvm-symbolizer-19 --obj on the fixture binaries.
@@ -28,3 +30,8 @@ symflame_add_test(NAME tst_debuginfocheck SOURCES tst_debuginfocheck.cpp DEPENDS
 find_program(SYMFLAME_DEBUGINFOD NAMES debuginfod REQUIRED)
 symflame_add_test(NAME tst_debuginfod SOURCES tst_debuginfod.cpp
   LIBS symbolize DEFINES ${SF_DEFINES} DEPENDS symfixtures TIMEOUT 600)
+# dwz supplementary files from a real debuginfod: the fixtures' dwz layouts and Debian's
+# libc6-dbg files through `dwz -m`; the command line in a mount namespace without /usr/lib/debug.
+find_program(SYMFLAME_UNSHARE NAMES unshare REQUIRED)
+symflame_add_test(NAME tst_dwzdebuginfod SOURCES tst_dwzdebuginfod.cpp
+  LIBS symbolize DEFINES ${SF_DEFINES} DEPENDS symfixtures TIMEOUT 300)

@@ -542,6 +542,45 @@ private slots:
         QVERIFY2(freshPixels.size() >= 2, "no hatch over the frame only in the new profile");
         QVERIFY(image.pixelColor(at(395), y) != background);
 
+        // The threshold: changes up to 60% of the larger total (400) are noise, so 'grows' (+100)
+        // and 'shrinks' (-60) are drawn neutral; the fresh stack keeps its mark.
+        const QColor neutral = ui::FlameGraphPainter::diffColor(0, 0, 0, false);
+        const Run quiet = runSymflame({ QStringLiteral("diff"), QStringLiteral("render"), path("base.pb.gz"),
+            path("new.pb.gz"), QStringLiteral("-o"), out, QStringLiteral("--width=800"), QStringLiteral("--diff-threshold=60") });
+        QVERIFY2(quiet.exitCode == 0, quiet.err.constData());
+        const QImage quietImage(out);
+        QCOMPARE(quietImage.pixelColor(at(200), y), neutral);
+        QCOMPARE(quietImage.pixelColor(at(395), y), neutral);
+        // Absolute saturation: the largest change below the root is 100 (main and 'grows'), so
+        // 'shrinks' (-60 of 100) is paler than relative colors draw it (a drop of 60%: full).
+        const Run absolute = runSymflame({ QStringLiteral("diff"), QStringLiteral("render"), path("base.pb.gz"),
+            path("new.pb.gz"), QStringLiteral("-o"), out, QStringLiteral("--width=800"), QStringLiteral("--diff-colors=absolute") });
+        QVERIFY2(absolute.exitCode == 0, absolute.err.constData());
+        const QImage absoluteImage(out);
+        QCOMPARE(absoluteImage.pixelColor(at(200), y), ui::FlameGraphPainter::diffColor(100, 200, 0, false, 100));
+        QCOMPARE(absoluteImage.pixelColor(at(395), y), ui::FlameGraphPainter::diffColor(100, 40, 0, false, 100));
+        QVERIFY(ui::FlameGraphPainter::diffColor(100, 40, 0, false, 100).hsvSaturation()
+            < ui::FlameGraphPainter::diffColor(100, 40, 0, false).hsvSaturation());
+        // Widths by the size of the change: fresh (+60), grows (+100), shrinks (-60) side by side
+        // over 220 in name order, 'same' (no change) left out.
+        const Run byChange = runSymflame({ QStringLiteral("diff"), QStringLiteral("render"), path("base.pb.gz"),
+            path("new.pb.gz"), QStringLiteral("-o"), out, QStringLiteral("--width=800"), QStringLiteral("--diff-width=change") });
+        QVERIFY2(byChange.exitCode == 0, byChange.err.constData());
+        const QImage changeImage(out);
+        const auto atChange = [](double v) { return int(800 * v / 220); };
+        int row = changeImage.height() - 1;
+        while (row > 0 && changeImage.pixelColor(atChange(110), row) != grew)
+            --row;
+        QVERIFY2(row > 0, "no frame in the color of a function that doubled");
+        QCOMPARE(changeImage.pixelColor(atChange(190), row), ui::FlameGraphPainter::diffColor(100, 40, 0, false));
+        QVERIFY(changeImage.pixelColor(atChange(219), row) != neutral); // 'same' is not drawn
+        for (const char* wrong : { "--diff-threshold=lots", "--diff-threshold=-1", "--diff-colors=loud", "--diff-width=wide" }) {
+            const Run refused = runSymflame({ QStringLiteral("diff"), QStringLiteral("render"), path("base.pb.gz"),
+                path("new.pb.gz"), QStringLiteral("-o"), out, QString::fromUtf8(wrong) });
+            QVERIFY2(refused.exitCode == 64, wrong); // EX_USAGE
+            QVERIFY2(refused.err.contains("--diff-"), refused.err.constData());
+        }
+
         // Bad input: BASE and NEW of other sample types; render without -o.
         const Run bad = runSymflame({ QStringLiteral("diff"), QStringLiteral("render"), path("base.pb.gz"),
             QString::fromUtf8(fixtures::goHeapProfile), QStringLiteral("-o"), out });

@@ -12,10 +12,16 @@
 #include "model/core/profile.h"
 #include "symbolize/locate/debuginfodclient.h"
 #include "symbolize/object/elffile.h"
+#include "symbolize/pass/binarytriage.h"
 #include "symbolize/pass/symbolizationpass.h"
 #include "symbolize/object/symboltable.h"
+#include "model/io/profileio.h"
+#include "processhelpers.h"
 
 #include <QDirIterator>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QProcess>
@@ -51,6 +57,39 @@ private:
     QElapsedTimer m_timer;
     int m_ms = 0;
 };
+
+// A server that accepts connections and never answers (a hung proxy): a real socket on
+// 127.0.0.1 whose connections the kernel completes and nobody reads.
+class SilentListener {
+public:
+    SilentListener()
+    {
+        m_fd = ::socket(AF_INET, SOCK_STREAM, 0);
+        sockaddr_in a {};
+        a.sin_family = AF_INET;
+        a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        if (::bind(m_fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0 || ::listen(m_fd, 128) != 0)
+            return;
+        socklen_t len = sizeof a;
+        ::getsockname(m_fd, reinterpret_cast<sockaddr*>(&a), &len);
+        m_port = ntohs(a.sin_port);
+    }
+    ~SilentListener() { ::close(m_fd); }
+    int port() const { return m_port; }
+    std::string url() const { return "http://127.0.0.1:" + std::to_string(m_port); }
+
+private:
+    int m_fd = -1;
+    int m_port = 0;
+};
+
+size_t countOf(const std::string& text, const std::string& what)
+{
+    size_t n = 0;
+    for (size_t at = text.find(what); !what.empty() && at != std::string::npos; at = text.find(what, at + what.size()))
+        ++n;
+    return n;
+}
 
 bool cacheHoldsAnyFile(const QString& cacheDir)
 {
@@ -141,8 +180,52 @@ private slots:
             QVERIFY2(m.debuginfod.find(m_server->url()) != std::string::npos, m.line().c_str());
             QVERIFY2(m.line().find("debuginfod") != std::string::npos, m.line().c_str());
             QVERIFY2(m.resolved > 0, m.line().c_str());
+            // Each thing said once (issue 23 item 6): the download's URL, the file read.
+            QVERIFY2(countOf(m.line(), m_server->url()) == 1, m.line().c_str());
+            QVERIFY2(countOf(m.line(), m.debugPath) == 1, m.line().c_str());
+            QVERIFY2(countOf(m.summary, m_server->url()) == 0, m.summary.c_str());
         }
         QCOMPARE(chains(p), m_reference);
+        // The rows of the binaries panel and `info`.
+        for (const BinaryRow& row : triageBinaries(p, &*report, 0)) {
+            QVERIFY2(countOf(row.detail, m_server->url()) == 1, row.detail.c_str());
+            QVERIFY2(countOf(row.detail, row.debugPath) == 1, row.detail.c_str());
+        }
+    }
+
+    // The same through the command line: symbolize's lines, --json-report's summary and
+    // debuginfod fields, info's rows name the download once each.
+    void reportTextSaysEachThingOnce()
+    {
+        const QString in = path("text-in.pb.gz");
+        QVERIFY(model::saveProfile(makeProfile(m_bins, m_strippedPaths), in.toStdString()));
+        const std::string url = m_server->url();
+        const QStringList server { "--debuginfod", QString::fromStdString(url), "--no-client-cache" };
+        auto r = symflame::testing::runSymflame(QStringList { "symbolize", in, "-o", path("text-out.pb.gz"),
+            "--debuginfod-cache", path("cache-text1") } + server);
+        QVERIFY2(r.ok(), r.err.constData());
+        const QList<QByteArray> lines = r.out.split('\n');
+        QCOMPARE(lines.count(QByteArray()), 1); // the end
+        for (const QByteArray& line : lines)
+            if (!line.isEmpty())
+                QVERIFY2(countOf(line.toStdString(), url) == 1 && countOf(line.toStdString(), "debuginfo from ") == 1,
+                    line.constData());
+        r = symflame::testing::runSymflame(QStringList { "symbolize", in, "-o", path("text-out.pb.gz"), "--json-report",
+            "--debuginfod-cache", path("cache-text2") } + server);
+        QVERIFY2(r.ok(), r.err.constData());
+        const QJsonArray entries = QJsonDocument::fromJson(r.out).array();
+        QCOMPARE(entries.size(), int(m_bins.size()));
+        for (const QJsonValue& e : entries) {
+            const std::string summary = e.toObject().value("summary").toString().toStdString();
+            const std::string debuginfod = e.toObject().value("debuginfod").toString().toStdString();
+            QVERIFY2(countOf(summary, url) == 0, summary.c_str());
+            QVERIFY2(countOf(debuginfod, url) == 1, debuginfod.c_str());
+        }
+        r = symflame::testing::runSymflame(QStringList { "info", in, "--debuginfod-cache", path("cache-text3") } + server);
+        QVERIFY2(r.ok(), r.err.constData());
+        QCOMPARE(size_t(countOf(r.out.toStdString(), url)), std::size(kBinaries));
+        for (const QByteArray& line : r.out.split('\n'))
+            QVERIFY2(countOf(line.toStdString(), url) <= 1, line.constData());
     }
 
     void missingExecutableComesFromServer()
@@ -364,6 +447,74 @@ private slots:
         if (fault >= 0)
             QVERIFY(server.requests() > 0);
         QVERIFY2(!cacheHoldsAnyFile(cache), "a rejected file stayed in the cache");
+    }
+
+    // A server that accepts and never answers is given up after its first timeout, for every
+    // binary after it: symbolize of the stripped binaries ends within the timeout plus 2 s (with
+    // libdebuginfod's own retries it took three timeouts per binary), and the report names the
+    // server once, in the text and in --json-report. The timeout comes from
+    // --debuginfod-timeout, else from $DEBUGINFOD_TIMEOUT.
+    void silentServerIsGivenUpOnce_data()
+    {
+        QTest::addColumn<bool>("json");
+        QTest::addColumn<bool>("fromEnvironment");
+        QTest::addColumn<QString>("downloads");
+        QTest::newRow("text, one download at a time") << false << false << "1";
+        QTest::newRow("json, downloads at once") << true << false << "4";
+        QTest::newRow("text, DEBUGINFOD_TIMEOUT") << false << true << "2";
+    }
+
+    void silentServerIsGivenUpOnce()
+    {
+        QFETCH(bool, json);
+        QFETCH(bool, fromEnvironment);
+        QFETCH(QString, downloads);
+        SilentListener server;
+        QVERIFY(server.port() > 0);
+        const QString in = path("silent-in.pb.gz");
+        model::Profile p = makeProfile(m_bins, m_strippedPaths);
+        QVERIFY(model::saveProfile(p, in.toStdString()));
+        const int timeout = 2;
+        const QString cache = path("cache-silent-" + QString::number(QTest::currentDataTag() ? qHash(QString(QTest::currentDataTag())) : 0));
+        QStringList args { "symbolize", in, "-o", path("silent-out.pb.gz"), "--debuginfod",
+            QString::fromStdString(server.url()), "--debuginfod-cache", cache, "--downloads", downloads };
+        if (json)
+            args << "--json-report";
+        if (fromEnvironment)
+            qputenv("DEBUGINFOD_TIMEOUT", QByteArray::number(timeout));
+        else
+            args << "--debuginfod-timeout" << QString::number(timeout);
+        QElapsedTimer t;
+        t.start();
+        const auto r = symflame::testing::runSymflame(args);
+        const qint64 ms = t.elapsed();
+        qunsetenv("DEBUGINFOD_TIMEOUT");
+        QVERIFY2(r.ok(), qPrintable(r.describe("symflame", args) + r.err));
+        QVERIFY2(ms < (timeout + 2) * 1000, qPrintable(QString("took %1 ms").arg(ms)));
+        QVERIFY2(ms >= timeout * 1000, qPrintable(QString("took %1 ms: the timeout was not %2 s").arg(ms).arg(timeout)));
+        const QString out = QString::fromUtf8(r.out);
+        const QString url = QString::fromStdString(server.url());
+        QVERIFY2(out.count(url) == 1, qPrintable(out));
+        const QString reason = QString("sent nothing for %1 s").arg(timeout);
+        if (!json) {
+            const QStringList lines = out.split('\n', Qt::SkipEmptyParts);
+            QCOMPARE(lines.size(), int(m_bins.size()) + 1);
+            QVERIFY2(lines.last().startsWith("debuginfod server " + url + " given up: it " + reason), qPrintable(out));
+            for (int i = 0; i < int(m_bins.size()); ++i)
+                QVERIFY2(lines[i].contains("debuginfod: timeout") || lines[i].contains("debuginfod: not asked"),
+                    qPrintable(lines[i]));
+            return;
+        }
+        const QJsonArray entries = QJsonDocument::fromJson(r.out).array();
+        QCOMPARE(entries.size(), int(m_bins.size()) + 1);
+        const QJsonObject last = entries.last().toObject();
+        QCOMPARE(last.value("debuginfod_server").toString(), url);
+        QCOMPARE(last.value("status").toString(), QString("given up"));
+        QVERIFY(last.value("reason").toString().contains(reason));
+        for (int i = 0; i < int(m_bins.size()); ++i) {
+            const QString d = entries[i].toObject().value("debuginfod").toString();
+            QVERIFY2(d.contains("debuginfod: timeout") || d.contains("debuginfod: not asked"), qPrintable(d));
+        }
     }
 
     void faultyMappingDoesNotStopTheOthers()

@@ -8,6 +8,9 @@ endif()
 # and horizontal zoom, the item models, export, and the main window's search, rules and docks.
 symflame_add_test(NAME tst_viewer SOURCES tst_viewer.cpp
   LIBS ui fixture_paths Qt6::Widgets Qt6::Svg symflame_testsupport_widgets DEPENDS fixtures TIMEOUT 300)
+# The Source and Disassembly panel: costs, selection both ways, a missing source, the View action.
+symflame_add_test(NAME tst_sourcepanel SOURCES tst_sourcepanel.cpp
+  LIBS ui symbolize fixture_paths Qt6::Widgets DEPENDS fixtures TIMEOUT 300)
 # Missing-debuginfo triage: rows and statuses, the table model and the panel.
 symflame_add_test(NAME tst_binariespanel SOURCES tst_binariespanel.cpp
   LIBS ui symbolize Qt6::Widgets symflame_testsupport_widgets DEFINES ${SF_DEFINES} DEPENDS symfixtures TIMEOUT 300)

@@ -11,6 +11,8 @@
 #include "model/analysis/search.h"
 #include "model/analysis/stackfilter.h"
 #include "model/analysis/toptable.h"
+#include "ui/binariesmodel.h"
+#include "ui/binariespanel.h"
 #include "ui/flameexport.h"
 #include "ui/flamegraphpainter.h"
 #include "ui/flamegraphwidget.h"
@@ -26,7 +28,11 @@
 #include <QFile>
 #include <QAction>
 #include <QImage>
+#include <QMenu>
+#include <QRegularExpression>
+#include <QMimeData>
 #include <QSettings>
+#include <QUrl>
 #include <QDialog>
 #include <QComboBox>
 #include <QSpinBox>
@@ -729,6 +735,15 @@ private slots:
             const QString change = top->index(r, ui::TopFunctionsModel::TotalChange).data(Qt::ToolTipRole).toString();
             vanished = vanished || (name == QStringLiteral("main.fib") && change.contains(QStringLiteral("-100.0%")));
             fresh = fresh || (name == QStringLiteral("main.escapeTime") && change.endsWith(QStringLiteral("(new)")));
+            // The base's columns (header menu): self and total before, the change of self against it.
+            const auto number = [&](int column) { return top->index(r, column).data(ui::TopFunctionsModel::SortRole).toLongLong(); };
+            QCOMPARE(number(ui::TopFunctionsModel::Self) - number(ui::TopFunctionsModel::BaseSelf),
+                number(ui::TopFunctionsModel::SelfChange));
+            QCOMPARE(number(ui::TopFunctionsModel::Total) - number(ui::TopFunctionsModel::BaseTotal),
+                number(ui::TopFunctionsModel::TotalChange));
+            const double relative = top->index(r, ui::TopFunctionsModel::SelfRelative).data(ui::TopFunctionsModel::SortRole).toDouble();
+            if (number(ui::TopFunctionsModel::BaseSelf) > 0)
+                QVERIFY(std::abs(relative - double(number(ui::TopFunctionsModel::SelfChange)) / double(number(ui::TopFunctionsModel::BaseSelf))) < 1e-9);
         }
         QCOMPARE(selfChanges, snap->tree->totalValue() - snap->baseTree->totalValue());
         QVERIFY(vanished);
@@ -762,12 +777,104 @@ private slots:
         QTRY_VERIFY(!window.flameGraph()->snapshot()->widthByBase());
         QTRY_VERIFY(!window.isLoading());
 
+        // Widths by the size of the change: the graph's total is the sum of the changes' sizes,
+        // the status and the painter still give both sides' totals; widths by the base then
+        // takes over, and back.
+        {
+            auto* byChange = window.findChild<QAction*>(QStringLiteral("widthByChangeAction"));
+            QVERIFY(byChange && byChange->isEnabled() && !byChange->isChecked());
+            byChange->trigger();
+            QTRY_VERIFY(window.flameGraph()->snapshot()->widthByChange());
+            QTRY_VERIFY(!window.isLoading());
+            const auto changed = window.flameGraph()->snapshot();
+            QVERIFY(byChange->isChecked());
+            QCOMPARE(changed->newSideTotal(), snap->tree->totalValue());
+            QCOMPARE(changed->baseSideTotal(), snap->baseTree->totalValue());
+            QCOMPARE(window.flameGraph()->painter().newTotal(changed->tree->root()), snap->tree->totalValue());
+            QVERIFY(changed->tree->totalValue() >= std::abs(snap->tree->totalValue() - snap->baseTree->totalValue()));
+            saveShot(window.grab().toImage(), QStringLiteral("window-compare-by-change.png"));
+            byBase->trigger();
+            QTRY_VERIFY(window.flameGraph()->snapshot()->widthByBase() && !window.flameGraph()->snapshot()->widthByChange());
+            QTRY_VERIFY(!window.isLoading());
+            QVERIFY(!byChange->isChecked());
+            byBase->trigger();
+            QTRY_VERIFY(!window.flameGraph()->snapshot()->widthByBase());
+            QTRY_VERIFY(!window.isLoading());
+            QCOMPARE(window.flameGraph()->snapshot()->tree->totalValue(), snap->tree->totalValue());
+        }
+
+        // View > Color By: what counts as unchanged, and saturation by the size of a change, on
+        // the graph and the legend; remembered.
+        {
+            auto* withinMenu = window.findChild<QMenu*>(QStringLiteral("diffThresholdMenu"));
+            QVERIFY(withinMenu && withinMenu->actions().size() == 5);
+            QAction* fivePercent = withinMenu->actions().last();
+            fivePercent->trigger();
+            QCOMPARE(window.flameGraph()->painter().diffThreshold(), 0.05);
+            QCOMPARE(QSettings().value(QStringLiteral("compare/threshold")).toDouble(), 0.05);
+            auto* absolute = window.findChild<QAction*>(QStringLiteral("diffAbsoluteAction"));
+            QVERIFY(absolute && !absolute->isChecked());
+            absolute->trigger();
+            QVERIFY(window.flameGraph()->painter().diffAbsolute());
+            QVERIFY(window.flameGraph()->painter().largestChange() > 0);
+            bool saysLargest = false;
+            for (const auto& entry : window.flameGraph()->painter().legend(false))
+                saysLargest = saysLargest || entry.label.contains(QStringLiteral("largest change"));
+            QVERIFY(saysLargest);
+            saveShot(window.grab().toImage(), QStringLiteral("window-compare-absolute.png"));
+            absolute->trigger();
+            withinMenu->actions().at(1)->trigger(); // back to 0.1%
+            QCOMPARE(window.flameGraph()->painter().diffThreshold(), 0.001);
+            QVERIFY(!window.flameGraph()->painter().diffAbsolute());
+        }
+
+        // File > Match Frames By > Function and Line: compared again, frames named with their
+        // lines (main.escapeTime as several frames, one per line); back to functions.
+        {
+            auto* matchMenu = window.findChild<QMenu*>(QStringLiteral("matchMenu"));
+            QVERIFY(matchMenu && matchMenu->actions().size() == 3 && matchMenu->actions().first()->isChecked());
+            const auto before = window.flameGraph()->snapshot();
+            matchMenu->actions().at(2)->trigger();
+            QTRY_VERIFY_WITH_TIMEOUT(window.flameGraph()->snapshot() != before && !window.isLoading(), 30000);
+            const auto byLine = window.flameGraph()->snapshot();
+            QVERIFY(byLine->isDiff());
+            const QRegularExpression lineName(QStringLiteral("^main\\.escapeTime \\(\\w+\\.go:\\d+\\)$"));
+            QSet<QString> escapeLines;
+            for (size_t s = 0; s < byLine->symbols->size(); ++s) {
+                const QString name = QString::fromStdString(byLine->symbols->displayName(model::SymbolId(uint32_t(s))));
+                if (lineName.match(name).hasMatch())
+                    escapeLines << name;
+            }
+            QVERIFY2(escapeLines.size() >= 2, qPrintable(QStringList(escapeLines.begin(), escapeLines.end()).join(QLatin1Char(','))));
+            QCOMPARE(QSettings().value(QStringLiteral("compare/match")).toInt(), 2);
+            matchMenu->actions().first()->trigger();
+            QTRY_VERIFY_WITH_TIMEOUT(window.flameGraph()->snapshot() != byLine && !window.isLoading(), 30000);
+            QCOMPARE(window.flameGraph()->snapshot()->tree->totalValue(), snap->tree->totalValue());
+        }
+
         window.stopComparing();
         QTRY_VERIFY(!window.isComparing());
         QCOMPARE(window.flameGraph()->snapshot(), alone);
         QVERIFY(window.flameGraph()->painter().colorScheme() != ui::FlameGraphPainter::ColorScheme::Diff);
         QVERIFY(!window.windowTitle().contains(QStringLiteral("compared")));
         QTRY_VERIFY(top->rowCount() > 0 && !top->hasBase());
+
+        // A file dropped with Shift held is the base this profile is compared with.
+        {
+            QMimeData mime;
+            mime.setUrls({ QUrl::fromLocalFile(base) });
+            // As a drag arrives: entered (accepted), then dropped.
+            QDragEnterEvent enter(QPoint(400, 300), Qt::CopyAction, &mime, Qt::LeftButton, Qt::ShiftModifier);
+            QApplication::sendEvent(&window, &enter);
+            QVERIFY(enter.isAccepted());
+            QDropEvent drop(QPointF(400, 300), Qt::CopyAction, &mime, Qt::LeftButton, Qt::ShiftModifier);
+            QApplication::sendEvent(&window, &drop);
+            QTRY_VERIFY_WITH_TIMEOUT(window.isComparing(), 30000);
+            QTRY_VERIFY(!window.isLoading());
+            QCOMPARE(window.flameGraph()->snapshot()->baseTree->totalValue(), baseProfile->totalValue(cpu));
+            window.stopComparing();
+            QTRY_VERIFY(!window.isComparing());
+        }
 
         // A base of other sample types: a clear failure, the profile still shown.
         QSignalSpy failed(&window, &ui::MainWindow::loadFailed);
@@ -776,6 +883,44 @@ private slots:
         QVERIFY2(failed.first().at(1).toString().contains(QStringLiteral("cannot be compared")), qPrintable(failed.first().at(1).toString()));
         QVERIFY(!window.isComparing());
         QVERIFY(window.flameGraph()->snapshot() == alone);
+    }
+
+    // Two builds of cxxprog (unsymbolized profiles, every address moved) compared in the viewer:
+    // both symbolized by the comparison, so fib matched by name grew; the binaries panel tells
+    // each binary of both builds by the passes the comparison ran (none "not symbolized yet").
+    void compareTwoBuilds()
+    {
+        ui::MainWindow window;
+        window.setErrorDialogsEnabled(false);
+        window.resize(1200, 800);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QSignalSpy finished(&window, &ui::MainWindow::loadFinished);
+        window.openFile(QString::fromUtf8(fixtures::cxxRebuiltProfile));
+        window.compareWith(QString::fromUtf8(fixtures::cxxBaseProfile)); // once it is shown
+        QTRY_VERIFY_WITH_TIMEOUT(window.isComparing(), 60000);
+        QTRY_VERIFY(!window.isLoading());
+        const auto snap = window.flameGraph()->snapshot();
+        int fibGrew = 0;
+        for (size_t i = 1; i < snap->tree->size(); ++i)
+            if (snap->symbols->displayName(snap->tree->node(NodeId(i)).symbol) == "(anonymous namespace)::fib(int)"
+                && window.flameGraph()->painter().inBase(NodeId(i))
+                && window.flameGraph()->painter().newTotal(NodeId(i)) > window.flameGraph()->painter().baseTotal(NodeId(i)))
+                ++fibGrew;
+        QVERIFY(fibGrew > 0);
+        auto* panel = window.findChild<ui::BinariesPanel*>();
+        QVERIFY(panel);
+        QTRY_VERIFY(!panel->model()->rows().empty());
+        int programs = 0;
+        for (const auto& row : panel->model()->rows()) {
+            QVERIFY2(row.state != symbolize::BinaryState::NotSymbolized, row.name.c_str());
+            if (row.name == "cxxprog") {
+                QCOMPARE(row.state, symbolize::BinaryState::Symbolized);
+                ++programs;
+            }
+        }
+        QCOMPARE(programs, 2); // the base's build and the rebuilt one
+        saveShot(window.grab().toImage(), QStringLiteral("window-compare-builds.png"));
     }
 
     // Dragging a zoomed-in view pans it by the distance dragged, and the release is no click.

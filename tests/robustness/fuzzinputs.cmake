@@ -33,6 +33,22 @@ set(FZ_INPUTS_elf "${FZ_ELF}/c_pie" "${FZ_ELF}/c_mini" "${FZ_ELF}/c_symtab" "${F
   "${FZ_ELF}/libsfshapes.so" "${FZ_ELF}/fs_aarch64" "${FZ_ELF}/fs_i386" "${FZ_ELF}/fs_mips" "${FZ_ELF}/fs_ppc64"
   "${FZ_ELF}/cxx_zstd" "${FZ_ELF}/dwz")
 set(FZ_INPUTS_gopclntab ${FZ_GO_TABLES})
+set(FZ_INPUTS_gperftools "${CMAKE_CURRENT_BINARY_DIR}/fixtures/cxxprog-cpu.prof")
+if(EXISTS "/usr/share/gocode/src/github.com/google/pprof/profile/testdata/java.cpu")
+  list(APPEND FZ_INPUTS_gperftools "/usr/share/gocode/src/github.com/google/pprof/profile/testdata/java.cpu")
+endif()
+set(FZ_INPUTS_perfdata "${CMAKE_CURRENT_BINARY_DIR}/fixtures/cxxprog-fp.perf.data")
+set(FZ_INPUTS_heapprofile "${CMAKE_CURRENT_BINARY_DIR}/fixtures/cxxprog.heap")
+# Written seeds, and pprof's own contention and thread test data where Debian installed it (read
+# in place).
+set(FZ_INPUTS_legacytext "${FZ_SRC}/seeds/legacytext")
+set(FZ_PPROF_TESTDATA "/usr/share/gocode/src/github.com/google/pprof/profile/testdata")
+foreach(f cppbench.contention cppbench.thread cppbench.thread.all cppbench.thread.none go.godoc.thread java.heap
+    java.contention)
+  if(EXISTS "${FZ_PPROF_TESTDATA}/${f}")
+    list(APPEND FZ_INPUTS_legacytext "${FZ_PPROF_TESTDATA}/${f}")
+  endif()
+endforeach()
 # Structured inputs (see the harnesses' headers): files and links the harness builds itself.
 set(FZ_INPUTS_debuglink "${FZ_SRC}/seeds/debuglink")
 set(FZ_INPUTS_addrnorm "${FZ_SRC}/seeds/addrnorm")

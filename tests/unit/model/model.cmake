@@ -23,3 +23,7 @@ symflame_add_test(NAME tst_flamelayout SOURCES tst_flamelayout.cpp)
 symflame_add_test(NAME tst_frameformat SOURCES tst_frameformat.cpp)
 # Label views: label filters (pprof's -tagfocus forms), time ranges, group frames.
 symflame_add_test(NAME tst_labelview SOURCES tst_labelview.cpp)
+# The legacy formats go tool pprof reads (gperftools' CPU profile), against `go tool pprof -proto`.
+symflame_add_test(NAME tst_legacy SOURCES tst_legacy.cpp LIBS fixture_paths DEPENDS fixtures TIMEOUT 300)
+# perf.data: recordings made at test time by `perf record` (linux-perf), against `perf script`.
+symflame_add_test(NAME tst_perfdata SOURCES tst_perfdata.cpp TIMEOUT 300)

@@ -1113,7 +1113,7 @@ private slots:
         QTest::addRow("empty file") << QByteArray() << int(ErrorCode::InvalidInput) << "empty file";
         QTest::addRow("script") << QByteArray("#!/bin/sh\necho hi\n") << int(ErrorCode::Unsupported)
                                 << "not a profile symflame can read (it starts with 23 21 2f 62 69 6e 2f 73 "
-                                   "\"#!/bin/s\", which is neither pprof, OTLP profiles (protobuf or JSON) nor a V8 .cpuprofile)";
+                                   "\"#!/bin/s\", which is neither pprof, OTLP profiles (protobuf or JSON), a V8 .cpuprofile a legacy profile go tool pprof reads nor a perf.data)";
         {
             std::mt19937 rng(5);
             QByteArray random(1000, '\0');
@@ -1127,13 +1127,13 @@ private slots:
             QTest::addRow("random bytes")
                 << random << int(ErrorCode::Unsupported)
                 << QStringLiteral("not a profile symflame can read (it starts with %1 \"%2\", "
-                                  "which is neither pprof, OTLP profiles (protobuf or JSON) nor a V8 .cpuprofile)")
+                                  "which is neither pprof, OTLP profiles (protobuf or JSON), a V8 .cpuprofile a legacy profile go tool pprof reads nor a perf.data)")
                        .arg(hex, text);
         }
         QTest::addRow("gzipped text")
             << qbytes(gzipped("hello, world")) << int(ErrorCode::Unsupported)
             << "not a profile symflame can read (gzip-compressed; once decompressed it starts "
-               "with 68 65 6c 6c 6f 2c 20 77 \"hello, w\", which is neither pprof, OTLP profiles (protobuf or JSON) nor a V8 .cpuprofile)";
+               "with 68 65 6c 6c 6f 2c 20 77 \"hello, w\", which is neither pprof, OTLP profiles (protobuf or JSON), a V8 .cpuprofile a legacy profile go tool pprof reads nor a perf.data)";
         {
             const std::string z = gzipped(serialize(baseProfile()));
             QTest::addRow("truncated gzip") << qbytes(z.substr(0, 30)) << int(ErrorCode::Truncated)

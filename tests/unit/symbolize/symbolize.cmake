@@ -3,6 +3,8 @@
 # tests/fixtures/jsfixtures.cmake. Oracles: llvm-symbolizer-19, `go tool addr2line`,
 # @jridgewell/trace-mapping.
 symflame_add_test(NAME tst_elffile SOURCES tst_elffile.cpp LIBS symbolize DEFINES ${SF_DEFINES} DEPENDS symfixtures)
+# The disassembler against llvm-objdump-19 on x86-64, i386 and AArch64 fixtures.
+symflame_add_test(NAME tst_disassembler SOURCES tst_disassembler.cpp LIBS symbolize DEFINES ${SF_DEFINES} DEPENDS symfixtures)
 symflame_add_test(NAME tst_symbolizer SOURCES tst_symbolizer.cpp LIBS symbolize DEFINES ${SF_DEFINES}
   DEPENDS symfixtures TIMEOUT 600)
 

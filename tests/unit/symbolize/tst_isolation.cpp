@@ -480,6 +480,11 @@ private slots:
         LocateResult executable = local;
         executable.binaryDownloaded = true;
         QVERIFY(shouldIsolate(executable, IsolationPolicy::Downloaded));
+        LocateResult supplementary = local; // a local debug file, its dwz supplementary downloaded
+        supplementary.source = DebugSource::BuildIdDirectory;
+        QVERIFY(!shouldIsolate(supplementary, IsolationPolicy::Downloaded));
+        supplementary.supplementaryDownloaded = true;
+        QVERIFY(shouldIsolate(supplementary, IsolationPolicy::Downloaded));
         QCOMPARE(int(IsolationOptions().policy), int(IsolationPolicy::Downloaded));
         IsolationPolicy p = IsolationPolicy::None;
         QVERIFY(parseIsolationPolicy("all", &p));

@@ -1,0 +1,31 @@
+// Printing `symflame source`: pprof's -list layout, or JSON.
+#pragma once
+
+#include "app/output.h"
+#include "model/analysis/sourcelines.h"
+#include "symbolize/locate/sourcefiles.h"
+
+#include <string>
+#include <vector>
+
+namespace symflame::app {
+
+struct SourceResult {
+    std::string sampleType, unit;
+    int64_t total = 0;
+    struct Function {
+        model::FunctionLines lines;
+        size_t file; ///< index into files
+    };
+    std::vector<Function> functions;
+    std::vector<symbolize::SourceFile> files;
+};
+
+/// "Total: ..." then per function and file "ROUTINE ======================== NAME in FILE", the
+/// sums "FLAT CUM (flat, cum) P% of Total", and the source lines from the function's start line
+/// (else 5 before its first line with a cost) to 5 after its last, each "FLAT CUM LINE:TEXT"
+/// with "." for nothing. Without the file: why, then the lines with a cost, by number.
+void printSourceText(Output& out, const SourceResult& result);
+void printSourceJson(Output& out, const SourceResult& result);
+
+} // namespace symflame::app

@@ -1,0 +1,144 @@
+#include "app/sourcecmd.h"
+
+#include "app/cli.h"
+#include "app/cmdline.h"
+#include "app/debuginfodargs.h"
+#include "app/output.h"
+#include "app/printers/sourceprinter.h"
+#include "model/analysis/sourcelines.h"
+#include "model/io/profileio.h"
+#include "symbolize/locate/debuginfodclient.h"
+#include "symbolize/locate/sourcefiles.h"
+#include "symbolize/pass/symbolizationpass.h"
+
+#include <cstdio>
+#include <iterator>
+#include <memory>
+#include <unordered_map>
+
+namespace symflame::app {
+
+namespace {
+
+// Whether a symbolization pass could name something: a location in a binary, not named yet.
+bool needsSymbolization(const model::Profile& p)
+{
+    for (const model::Location& loc : p.locations)
+        if (loc.status == model::FrameStatus::BinaryOnly)
+            return true;
+    return false;
+}
+
+} // namespace
+
+int runSourceCommand(int argc, char** argv)
+{
+    std::vector<OptionSpec> specs = {
+        { "json", 0, false },
+        { "sample-type", 0, true },
+        { "profile", 0, true },
+        { "source-dir", 0, true },
+        { "path-map", 0, true },
+        { "debug-dir", 0, true },
+        { "search-path", 0, true },
+        { "no-client-cache", 0, false },
+        { "help", 'h', false },
+    };
+    specs.insert(specs.end(), std::begin(kDebuginfodOptionSpecs), std::end(kDebuginfodOptionSpecs));
+    specs.insert(specs.end(), std::begin(kIsolationOptionSpecs), std::end(kIsolationOptionSpecs));
+    std::string error;
+    const auto args = parseArgs(std::span<char* const>(argv, static_cast<size_t>(argc)), specs, &error);
+    if (!args)
+        return usageError("source: " + error);
+    if (args->has("help")) {
+        std::fputs(usageText(), stdout);
+        return ExitOk;
+    }
+    if (args->positional.size() < 2)
+        return usageError(args->positional.empty() ? "source: missing PROFILE" : "source: missing FUNC_RE");
+    if (args->positional.size() > 2)
+        return usageError("source: unexpected argument '" + args->positional[2] + "'");
+    const std::string& path = args->positional[0];
+    const std::string& pattern = args->positional[1];
+    model::LoadOptions loadOptions;
+    if (!parseProfileOption(*args, &loadOptions.profileIndex, &error))
+        return usageError("source: " + error);
+
+    symbolize::SymbolizeOptions options;
+    auto debuginfod = debuginfodOptionsFrom(*args, &error);
+    if (!debuginfod)
+        return usageError("source: " + error);
+    options.debuginfod = std::move(*debuginfod);
+    if (!args->has("debuginfod")) // as info: no server unless asked
+        options.debuginfod.offline = true;
+    if (!isolationOptionsFrom(*args, &options.isolation, &error))
+        return usageError("source: " + error);
+    if (args->has("no-client-cache"))
+        options.locator.useClientCache = false;
+    options.nonLeafAddressesAreReturnAddresses = false; // pprof's convention, as symbolize's
+    symbolize::SourceSearch search;
+    for (const auto& [name, value] : args->options) {
+        if (name == "debug-dir") {
+            options.locator.debugDirs.push_back(value);
+        } else if (name == "search-path") {
+            options.locator.searchDirs.push_back(value);
+        } else if (name == "source-dir") {
+            search.sourceDirs.push_back(value);
+        } else if (name == "path-map") {
+            auto map = symbolize::parsePathMap(value);
+            if (!map)
+                return usageError("source: --path-map: " + map.error().message);
+            options.locator.pathMaps.push_back(*map);
+            search.pathMaps.push_back(std::move(map).value());
+        }
+    }
+
+    auto loaded = model::loadProfile(path, loadOptions);
+    if (!loaded) {
+        const model::Error& e = loaded.error();
+        return inputError(e.path.empty() ? path : e.path, e.message);
+    }
+    model::Profile profile = std::move(loaded).value();
+    int rc = ExitOk;
+    const auto type = selectSampleType(profile, args->value("sample-type"), path, &rc);
+    if (!type)
+        return rc;
+    if (needsSymbolization(profile)) {
+        auto report = [&] {
+            StderrProgress progress("source");
+            return symbolize::symbolizeProfile(profile, options, &progress);
+        }();
+        if (!report)
+            return inputError(path, report.error().message);
+    }
+    auto lines = model::sourceLines(profile, *type, pattern);
+    if (!lines)
+        return usageError("source: " + lines.error().message);
+    if (lines->functions.empty())
+        return inputError(path, "no function with source lines matches '" + pattern + "'");
+
+    SourceResult result;
+    result.total = lines->total;
+    if (!profile.sampleTypes.empty()) {
+        result.sampleType = std::string(profile.str(profile.sampleTypes[*type].type));
+        result.unit = std::string(profile.str(profile.sampleTypes[*type].unit));
+    }
+    // With --debuginfod, a source not found here is asked of the servers by the binary's build ID.
+    if (options.debuginfod.enabled())
+        search.fetch = symbolize::debuginfodSourceFetcher(options.debuginfod);
+    std::unordered_map<std::string, size_t> fileIndex; // each file read once
+    for (model::FunctionLines& f : lines->functions) {
+        auto [it, added] = fileIndex.try_emplace(f.file, result.files.size());
+        if (added)
+            result.files.push_back(symbolize::findSourceFile(f.file, search, f.buildId));
+        result.functions.push_back({ std::move(f), it->second });
+    }
+    Output out;
+    if (args->has("json"))
+        printSourceJson(out, result);
+    else
+        printSourceText(out, result);
+    return ExitOk;
+}
+
+} // namespace symflame::app

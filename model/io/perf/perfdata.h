@@ -1,0 +1,45 @@
+// Linux perf's perf.data (tools/perf/Documentation/perf.data-file-format.txt), file and pipe mode,
+// little-endian: read to a profile whose stacks are perf's frame-pointer callchains (`perf record
+// -g`), located in the mappings perf's MMAP/MMAP2 records describe per process, so the
+// symbolizer treats them as it treats pprof mappings. DWARF unwinding of `--call-graph dwarf`
+// stack copies is not done: such samples keep the callchain perf recorded (often just the leaf).
+#pragma once
+
+#include "model/core/profile.h"
+#include "model/core/result.h"
+
+#include <cstdint>
+#include <span>
+#include <string>
+
+namespace symflame::model {
+
+/// True when data starts with perf's "PERFILE2" magic (file or pipe mode, either byte order).
+bool looksLikePerfData(std::span<const uint8_t> data);
+
+/// What the reader saw besides the samples (also put in the profile's attributes).
+struct PerfDataStats {
+    bool pipeMode = false;
+    uint64_t records = 0;          ///< records read in the data section
+    uint64_t samples = 0;          ///< SAMPLE records turned into samples
+    uint64_t skippedRecords = 0;   ///< records skipped as malformed (bad size, short payload)
+    uint64_t skippedSamples = 0;   ///< SAMPLE records of no known event, or whose fields run past the record
+    uint64_t lostEvents = 0;       ///< sum of the LOST records' counts
+    uint64_t otherRecords = 0;     ///< records of types not read (skipped by their size)
+};
+
+/// Reads a perf.data file. Sample types: "samples"/"count" (every sample counts 1), then one per
+/// event, named as perf named it (EVENT_DESC: "cpu-clock", "cycles:u"), valued by the sample's
+/// period (unit "nanoseconds" for the cpu-clock and task-clock software events, else "events").
+/// Each sample: its callchain (perf's PERF_CONTEXT_* markers dropped; the IP alone when there is
+/// no callchain), labels pid, tid (numbers), comm and thread (the process's and thread's names
+/// from COMM records), cpu (number), and its time (perf's clock, nanoseconds). Kernel addresses
+/// go to a "[kernel.kallsyms]" mapping, and are named from /proc/kallsyms when the kernel build ID
+/// perf recorded is the running kernel's (/sys/kernel/notes); else attribute perf.kernel_symbols
+/// says why they stay addresses. Build IDs from MMAP2 records or the HEADER_BUILD_ID
+/// feature. Malformed records are skipped and counted (attribute perf.skipped_records); a bad
+/// header, attribute or feature table is an error: InvalidInput/Truncated/Unsupported,
+/// "perf.data: ...".
+Result<Profile> readPerfData(std::span<const uint8_t> data, PerfDataStats* stats = nullptr);
+
+} // namespace symflame::model

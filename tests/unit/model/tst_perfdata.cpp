@@ -1,0 +1,421 @@
+// perf.data: real recordings of the C++ fixture (cxxprog + libsfwork.so, built here with frame
+// pointers) made by `perf record` at test time, read and compared sample by sample with
+// `perf script` on the same file; and malformed files built byte by byte. perf must be present and
+// allowed to record: the test fails, not skips, when it is not.
+#include "processhelpers.h"
+
+#include "model/io/perf/perfdata.h"
+#include "model/io/profileio.h"
+
+#include <QObject>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <algorithm>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <tuple>
+#include <vector>
+
+using namespace symflame::model;
+using symflame::testing::runProcess;
+
+namespace {
+
+struct Sample {
+    int64_t pid = 0, tid = 0;
+    int64_t timeMicros = 0;
+    std::vector<uint64_t> chain;
+    bool operator<(const Sample& o) const
+    {
+        return std::tie(timeMicros, tid, pid, chain) < std::tie(o.timeMicros, o.tid, o.pid, o.chain);
+    }
+    bool operator==(const Sample&) const = default;
+};
+
+std::vector<uint8_t> readBytes(const QString& path)
+{
+    std::ifstream in(path.toStdString(), std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), {}};
+}
+
+int64_t numLabel(const Profile& p, size_t s, std::string_view key)
+{
+    for (const Label& l : p.sampleLabels(s))
+        if (p.str(l.key) == key)
+            return l.num;
+    return -1;
+}
+
+// perf script prints a user frame's address relative to its file (address - start + offset)
+// when it knows the mapping, kernel frames and unmapped ones as they are.
+uint64_t perfAddress(const Profile& p, const Location& loc)
+{
+    const Mapping* m = p.mappingOf(loc);
+    if (!m || p.str(m->file).starts_with("[kernel.kallsyms]"))
+        return loc.address;
+    return loc.address - m->start + m->offset;
+}
+
+std::vector<Sample> ours(const Profile& p)
+{
+    std::vector<Sample> out;
+    for (size_t s = 0; s < p.sampleCount(); ++s) {
+        Sample x;
+        x.pid = numLabel(p, s, "pid");
+        x.tid = numLabel(p, s, "tid");
+        x.timeMicros = p.sampleTimestamps.at(s) / 1000;
+        for (LocationId id : p.sampleStack(s))
+            x.chain.push_back(perfAddress(p, p.locations[id.index()]));
+        out.push_back(std::move(x));
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+// `perf script -F pid,tid,time,ip,sym,dso`: "pid/tid time:" then one "addr sym (dso)" line a frame.
+struct PerfScript {
+    std::vector<Sample> samples;
+    std::map<uint64_t, std::string> kernelSymbolOf; // kernel address -> perf's symbol
+    std::map<std::pair<std::string, uint64_t>, std::string> symbolOf; // (file, address in it) -> perf's symbol, in the fixture's binaries
+};
+
+PerfScript perfScript(const QString& file)
+{
+    PerfScript out;
+    const auto r = runProcess("perf", {"script", "-i", file, "-F", "pid,tid,time,ip,sym,dso", "--no-inline"});
+    if (r.exitCode != 0)
+        qFatal("perf script failed: %s", r.err.constData());
+    static const QRegularExpression head(R"(^\s*(\d+)/(\d+)\s+(\d+)\.(\d{6}):\s*$)");
+    static const QRegularExpression frame(R"(^\s+([0-9a-f]+) (.*) \((.*)\)$)");
+    Sample* cur = nullptr;
+    for (const QByteArray& raw : r.out.split('\n')) {
+        const QString line = QString::fromUtf8(raw);
+        if (auto m = head.match(line); m.hasMatch()) {
+            out.samples.emplace_back();
+            cur = &out.samples.back();
+            cur->pid = m.captured(1).toLongLong();
+            cur->tid = m.captured(2).toLongLong();
+            cur->timeMicros = m.captured(3).toLongLong() * 1000000 + m.captured(4).toLongLong();
+        } else if (auto f = frame.match(line); f.hasMatch() && cur) {
+            const uint64_t a = f.captured(1).toULongLong(nullptr, 16);
+            cur->chain.push_back(a);
+            const QString dso = f.captured(3);
+            if (dso == "[kernel.kallsyms]")
+                out.kernelSymbolOf[a] = f.captured(2).toStdString();
+            if ((dso.endsWith("/cxxprog") || dso.endsWith("/libsfwork.so")) && f.captured(2) != "[unknown]")
+                out.symbolOf[{dso.toStdString(), a}] = f.captured(2).toStdString();
+        }
+    }
+    std::sort(out.samples.begin(), out.samples.end());
+    return out;
+}
+
+// Function name without its parameter list, as perf prints it, and without spaces (the two
+// demanglers space "> >" differently).
+std::string bare(std::string name)
+{
+    std::erase(name, ' ');
+    if (!name.empty() && name.back() == ')') {
+        int depth = 0;
+        for (size_t i = name.size(); i-- > 0;) {
+            if (name[i] == ')')
+                ++depth;
+            else if (name[i] == '(' && --depth == 0) {
+                name.resize(i);
+                break;
+            }
+        }
+    }
+    return name;
+}
+
+// Little-endian builders for synthesized files.
+void put(std::vector<uint8_t>& b, uint64_t v, int n)
+{
+    for (int i = 0; i < n; ++i)
+        b.push_back(uint8_t(v >> (8 * i)));
+}
+void set(std::vector<uint8_t>& b, size_t at, uint64_t v, int n)
+{
+    for (int i = 0; i < n; ++i)
+        b[at + i] = uint8_t(v >> (8 * i));
+}
+
+// A file-mode perf.data with one attribute (sample_type IP|TID|CALLCHAIN) and the given records.
+std::vector<uint8_t> synth(const std::vector<uint8_t>& records, uint64_t attrSize = 64 + 16)
+{
+    std::vector<uint8_t> b;
+    const uint64_t attrsOff = 104, attrsSize = 64 + 16, dataOff = attrsOff + attrsSize;
+    put(b, 0x32454c4946524550ULL, 8);
+    put(b, 104, 8);
+    put(b, attrSize, 8);
+    put(b, attrsOff, 8);
+    put(b, attrsSize, 8);
+    put(b, dataOff, 8);
+    put(b, records.size(), 8);
+    put(b, 0, 8);
+    put(b, 0, 8);
+    for (int i = 0; i < 4; ++i)
+        put(b, 0, 8);
+    // perf_event_attr (64 bytes): software cpu-clock, sample_type IP|TID|CALLCHAIN
+    put(b, 1, 4);
+    put(b, 64, 4);
+    put(b, 0, 8);
+    put(b, 1000, 8);
+    put(b, 1 | 2 | 32, 8);
+    b.resize(b.size() + 32, 0);
+    put(b, 0, 8); // ids section: none
+    put(b, 0, 8);
+    b.insert(b.end(), records.begin(), records.end());
+    return b;
+}
+
+std::vector<uint8_t> sampleRecord(uint64_t ip, std::vector<uint64_t> chain, uint64_t claimedDepth)
+{
+    std::vector<uint8_t> r;
+    put(r, 9, 4);
+    put(r, 2, 2); // user
+    put(r, 0, 2);
+    put(r, ip, 8);
+    put(r, 7, 4);
+    put(r, 7, 4);
+    put(r, claimedDepth, 8);
+    for (uint64_t a : chain)
+        put(r, a, 8);
+    set(r, 6, r.size(), 2);
+    return r;
+}
+
+} // namespace
+
+class TestPerfData : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+    QString m_prog;
+
+    QString record(const QString& name, const QStringList& perfArgs, bool pipe = false)
+    {
+        const QString out = m_dir.filePath(name);
+        QStringList args{"record"};
+        args << perfArgs << "-o" << (pipe ? "-" : out) << m_prog << "0.3";
+        const auto r = runProcess("perf", args);
+        if (r.exitCode != 0)
+            qFatal("perf record %s failed (is linux-perf installed and may this user record?): %s",
+                qPrintable(perfArgs.join(' ')), r.err.constData());
+        if (pipe) {
+            std::ofstream f(out.toStdString(), std::ios::binary);
+            f.write(r.out.constData(), r.out.size());
+        }
+        return out;
+    }
+
+    void compareWithPerfScript(const QString& file, const Profile& p)
+    {
+        const PerfScript perf = perfScript(file);
+        const std::vector<Sample> mine = ours(p);
+        QVERIFY(perf.samples.size() > 100);
+        QCOMPARE(mine.size(), perf.samples.size());
+        size_t deep = 0;
+        for (size_t i = 0; i < mine.size(); ++i) {
+            if (!(mine[i] == perf.samples[i])) {
+                qWarning("sample %zu differs: ours pid %lld tid %lld time %lld, %zu frames; perf's pid %lld tid %lld time %lld, %zu frames",
+                    i, (long long)mine[i].pid, (long long)mine[i].tid, (long long)mine[i].timeMicros, mine[i].chain.size(),
+                    (long long)perf.samples[i].pid, (long long)perf.samples[i].tid, (long long)perf.samples[i].timeMicros,
+                    perf.samples[i].chain.size());
+                QString a, b;
+                for (uint64_t x : mine[i].chain)
+                    a += QString::number(x, 16) + ' ';
+                for (uint64_t x : perf.samples[i].chain)
+                    b += QString::number(x, 16) + ' ';
+                qWarning("ours: %s\nperf: %s", qPrintable(a), qPrintable(b));
+                QFAIL("a sample differs from perf script's");
+            }
+            deep += mine[i].chain.size() >= 3;
+        }
+        QVERIFY2(deep > mine.size() / 4, "frame-pointer callchains: samples several frames deep");
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(m_dir.isValid());
+        const QString src = QStringLiteral(SYMFLAME_TEST_SOURCE_DIR) + "/fixtures/cxxprog/";
+        const QString lib = m_dir.filePath("libsfwork.so");
+        m_prog = m_dir.filePath("cxxprog");
+        const QStringList flags{"-std=c++17", "-O1", "-g", "-fno-omit-frame-pointer"};
+        auto r = runProcess("g++", QStringList(flags) << "-fPIC" << "-shared" << "-o" << lib << src + "sfwork.cpp");
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        r = runProcess("g++", QStringList(flags) << "-pthread" << "-o" << m_prog << src + "main.cpp" << "-L" + m_dir.path()
+                                                 << "-lsfwork" << "-Wl,-rpath," + m_dir.path());
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const auto v = runProcess("perf", {"--version"});
+        QVERIFY2(v.exitCode == 0, "perf is missing: install linux-perf (scripts/setup.sh)");
+    }
+
+    void framepointerCallchains()
+    {
+        const QString file = record("fp.data", {"-e", "cpu-clock", "-g"});
+        ProfileFormat format{};
+        auto p = loadProfile(file.toStdString(), {}, nullptr, &format);
+        QVERIFY2(p, p ? "" : p.error().message.c_str());
+        QCOMPARE(format, ProfileFormat::PerfData);
+        QCOMPARE(p->sampleTypes.size(), size_t(2));
+        QCOMPARE(p->str(p->sampleTypes[1].type), std::string_view("cpu-clock"));
+        QCOMPARE(p->str(p->sampleTypes[1].unit), std::string_view("nanoseconds"));
+        QVERIFY(p->totalValue(1) > 0);
+        compareWithPerfScript(file, *p);
+
+        // The fixture's mappings carry the build IDs perf recorded, and names match perf's.
+        bool progMapping = false;
+        for (const Mapping& m : p->mappings)
+            if (p->str(m.file) == m_prog.toStdString()) {
+                progMapping = true;
+                QCOMPARE(p->str(m.buildId).size(), size_t(40));
+            }
+        QVERIFY(progMapping);
+
+        const QString out = m_dir.filePath("fp.pb.gz");
+        const auto sym = runProcess(symflame::testing::symflameExecutable(), {"symbolize", file, "-o", out});
+        QVERIFY2(sym.exitCode == 0, sym.err.constData());
+        auto s = loadProfile(out.toStdString());
+        QVERIFY(s);
+        const PerfScript perf = perfScript(file);
+        size_t compared = 0;
+        for (const Location& loc : s->locations) {
+            const Mapping* m = s->mappingOf(loc);
+            if (!m)
+                continue;
+            auto it = perf.symbolOf.find({std::string(s->str(m->file)), perfAddress(*s, loc)});
+            // PLT stubs have no debug info; lambdas are named differently by the two demanglers.
+            if (it == perf.symbolOf.end() || it->second.find("@plt") != std::string::npos
+                || it->second.find("{lambda") != std::string::npos || loc.lineCount == 0)
+                continue;
+            const Line& physical = s->linesOf(loc).back();
+            const std::string name(s->str(s->functions[physical.function.index()].name));
+            QCOMPARE(QString::fromStdString(bare(name)), QString::fromStdString(bare(it->second)));
+            ++compared;
+        }
+        QVERIFY2(compared >= 10, "function names compared with perf's in cxxprog and libsfwork.so");
+
+        // Kernel frames: named from /proc/kallsyms (this kernel recorded), as perf names them.
+        QVERIFY2(p->attribute("perf.kernel_symbols").empty(), std::string(p->attribute("perf.kernel_symbols")).c_str());
+        size_t kernel = 0;
+        for (const Location& loc : p->locations) {
+            auto it = perf.kernelSymbolOf.find(loc.address);
+            if (it == perf.kernelSymbolOf.end())
+                continue;
+            QCOMPARE(loc.lineCount, uint32_t(1));
+            const std::string name(p->str(p->functions[p->linesOf(loc)[0].function.index()].name));
+            QCOMPARE(QString::fromStdString(name), QString::fromStdString(it->second));
+            ++kernel;
+        }
+        QVERIFY2(kernel >= 5, "kernel frames compared with perf's names");
+    }
+
+    void severalEvents()
+    {
+        const QString file = record("two.data", {"-e", "cpu-clock,task-clock", "-g"});
+        auto p = loadProfile(file.toStdString());
+        QVERIFY2(p, p ? "" : p.error().message.c_str());
+        QCOMPARE(p->sampleTypes.size(), size_t(3));
+        QCOMPARE(p->str(p->sampleTypes[1].type), std::string_view("cpu-clock"));
+        QCOMPARE(p->str(p->sampleTypes[2].type), std::string_view("task-clock"));
+        QVERIFY(p->totalValue(1) > 0);
+        QVERIFY(p->totalValue(2) > 0);
+        // Each sample is of one event: one of the two values is its period, the other 0.
+        for (size_t s = 0; s < p->sampleCount(); ++s)
+            QVERIFY((p->value(s, 1) > 0) != (p->value(s, 2) > 0));
+        compareWithPerfScript(file, *p);
+    }
+
+    void pipeMode()
+    {
+        const QString file = record("pipe.data", {"-e", "cpu-clock", "-g"}, true);
+        PerfDataStats stats;
+        const auto bytes = readBytes(file);
+        auto p = readPerfData(bytes, &stats);
+        QVERIFY2(p, p ? "" : p.error().message.c_str());
+        QVERIFY(stats.pipeMode);
+        QCOMPARE(p->str(p->sampleTypes[1].type), std::string_view("cpu-clock"));
+        compareWithPerfScript(file, *p);
+    }
+
+    void labels()
+    {
+        const QString file = m_dir.filePath("fp.data");
+        auto p = loadProfile(file.toStdString());
+        QVERIFY(p);
+        size_t named = 0;
+        for (size_t s = 0; s < p->sampleCount(); ++s)
+            for (const Label& l : p->sampleLabels(s))
+                if (p->str(l.key) == "comm" && p->str(l.str) == "cxxprog")
+                    ++named;
+        QVERIFY(named > p->sampleCount() / 2);
+        QVERIFY(!p->attribute("perf.cmdline").empty());
+    }
+
+    void badInput()
+    {
+        // Truncated header.
+        std::vector<uint8_t> good = synth(sampleRecord(0x1000, {0x1000, 0x2000}, 2));
+        QVERIFY(readPerfData(good));
+        QCOMPARE(readPerfData(good)->sampleCount(), size_t(1));
+        for (size_t n : {size_t(0), size_t(7), size_t(8), size_t(50), size_t(103)}) {
+            auto r = readPerfData(std::span(good.data(), n));
+            QVERIFY(!r);
+        }
+        // Attribute size zero.
+        {
+            auto b = good;
+            set(b, 16, 0, 8);
+            auto r = readPerfData(b);
+            QVERIFY(!r);
+            QVERIFY(r.error().message.find("attribute size 0") != std::string::npos);
+        }
+        // A feature section past the end.
+        {
+            auto b = good;
+            set(b, 72, 1u << 3, 8); // HOSTNAME
+            put(b, b.size() + 100, 8);
+            put(b, 16, 8);
+            auto r = readPerfData(b);
+            QVERIFY(!r);
+            QVERIFY(r.error().message.find("past the end") != std::string::npos);
+        }
+        // A callchain longer than the record: the sample is skipped and counted.
+        {
+            PerfDataStats st;
+            auto r = readPerfData(synth(sampleRecord(0x1000, {0x1000, 0x2000}, 1000000)), &st);
+            QVERIFY(r);
+            QCOMPARE(r->sampleCount(), size_t(0));
+            QCOMPARE(st.skippedSamples, uint64_t(1));
+            QVERIFY(!r->attribute("perf.skipped_records").empty() || !r->attributes.empty());
+        }
+        // A record size of zero: counted, reading stops (no endless loop).
+        {
+            auto rec = sampleRecord(0x1000, {0x1000}, 1);
+            auto zero = sampleRecord(0x1000, {0x1000}, 1);
+            set(zero, 6, 0, 2);
+            rec.insert(rec.end(), zero.begin(), zero.end());
+            PerfDataStats st;
+            auto r = readPerfData(synth(rec), &st);
+            QVERIFY(r);
+            QCOMPARE(r->sampleCount(), size_t(1));
+            QCOMPARE(st.skippedRecords, uint64_t(1));
+        }
+        // Data section past the end.
+        {
+            auto b = good;
+            set(b, 48, 1u << 30, 8);
+            QVERIFY(!readPerfData(b));
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestPerfData)
+#include "tst_perfdata.moc"
