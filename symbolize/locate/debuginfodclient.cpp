@@ -314,18 +314,39 @@ struct DebuginfodClient::Impl {
     enum class Stop : uint8_t { No, User, ServerGivenUp } stop = Stop::No;
     bool gaveUpHere = false; // this fetch gave a server up
 
-    std::string readLog() const
+    bool timeoutLogged = false; // the log holds a transfer that timed out
+    std::string log; // what libdebuginfod logged in this query so far (at most kMaxLog bytes)
+    static constexpr size_t kMaxLog = 16 << 20;
+
+    // Appends what the log gained since the last call: each progress call reads only the new
+    // bytes (a redirect loop logs thousands of header lines; reading it all again each time
+    // made a 20-s query take minutes under sanitizers). Returns the new text.
+    std::string_view readNewLog()
     {
-        std::string log;
         if (logFd < 0)
-            return log;
+            return {};
         const off_t size = ::lseek(logFd, 0, SEEK_END);
-        if (size <= 0 || size > (16 << 20))
-            return log;
-        log.resize(static_cast<size_t>(size));
-        const ssize_t n = ::pread(logFd, log.data(), log.size(), 0);
-        log.resize(n > 0 ? static_cast<size_t>(n) : 0);
-        return log;
+        if (size <= logSeen)
+            return {};
+        const size_t before = log.size();
+        const size_t room = kMaxLog - std::min(kMaxLog, before);
+        const size_t want = std::min(room, static_cast<size_t>(size - logSeen));
+        log.resize(before + want);
+        const ssize_t n = want ? ::pread(logFd, log.data() + before, want, logSeen) : 0;
+        log.resize(before + (n > 0 ? static_cast<size_t>(n) : 0));
+        logSeen = size;
+        return std::string_view(log).substr(before);
+    }
+
+    void resetLog()
+    {
+        if (logFd >= 0) {
+            (void)::ftruncate(logFd, 0);
+            ::lseek(logFd, 0, SEEK_SET);
+        }
+        log.clear();
+        logSeen = 0;
+        timeoutLogged = false;
     }
 
     // Gives up the servers of this query that timed out in the log; true when any was.
@@ -372,12 +393,18 @@ struct DebuginfodClient::Impl {
                 }
         // A server that timed out: libdebuginfod would ask it again (DEBUGINFOD_RETRY_LIMIT),
         // a timeout each time. Its log says which server it was once the round is over.
-        if (const off_t size = self->logFd >= 0 ? ::lseek(self->logFd, 0, SEEK_END) : 0; size != self->logSeen) {
-            self->logSeen = size;
-            const std::string log = self->readLog();
+        // Only the new lines are looked at: a line cut at the end of the last read is whole now.
+        const size_t lineStart = [&] {
+            const size_t nl = self->log.rfind('\n');
+            return nl == std::string::npos ? 0 : nl + 1;
+        }();
+        if (!self->readNewLog().empty()) {
+            const std::string_view fresh = std::string_view(self->log).substr(lineStart);
             // libdebuginfod logs each response header line it receives: some server answered.
-            self->heard = self->heard || log.starts_with("header ") || log.find("\nheader ") != std::string::npos;
-            if (self->giveUpTimedOut(log)) {
+            self->heard = self->heard || fresh.starts_with("header ") || fresh.find("\nheader ") != std::string_view::npos;
+            // The server's "url" line may come in a later read than curl's timeout line.
+            self->timeoutLogged = self->timeoutLogged || fresh.find("Timeout was reached") != std::string_view::npos;
+            if (self->timeoutLogged && self->giveUpTimedOut(self->log)) {
                 self->stop = Stop::ServerGivenUp;
                 return 1;
             }
@@ -491,7 +518,10 @@ FetchResult DebuginfodClient::fetch(
     int fd = -ENOENT;
     const DebuginfodApi& api = debuginfodApi();
     const auto* id = reinterpret_cast<const unsigned char*>(buildId.c_str());
-    const auto readLog = [&] { return d->readLog(); };
+    const auto readLog = [&]() -> const std::string& {
+        d->readNewLog();
+        return d->log;
+    };
     // A query per round: the servers not given up; again without a server given up meanwhile.
     for (;;) {
         d->asked = d->servers->live();
@@ -502,11 +532,7 @@ FetchResult DebuginfodClient::fetch(
             r.detail = d->gaveUpHere ? d->reasonText() + ": given up" : "every server was given up";
             return r;
         }
-        if (d->logFd >= 0) {
-            (void)::ftruncate(d->logFd, 0);
-            ::lseek(d->logFd, 0, SEEK_SET);
-        }
-        d->logSeen = 0;
+        d->resetLog();
         d->heard = false;
         d->stop = Impl::Stop::No;
         d->generation = d->servers->generation();
@@ -519,7 +545,7 @@ FetchResult DebuginfodClient::fetch(
                                             : api.findSource(d->handle, id, 0, d->sourcePath.c_str(), &path);
         if (d->environmentLock.owns_lock())
             d->environmentLock.unlock();
-        const std::string log = readLog();
+        const std::string& log = readLog();
         const bool timedOut = d->giveUpTimedOut(log);
         if (fd < 0 && (-fd == ETIME || -fd == ETIMEDOUT) && !timedOut
             && log.find("Timeout with max time") == std::string::npos)
