@@ -1347,8 +1347,15 @@ private slots:
         qInfo("search %lld ms where typing happens; keystroke at most %lld ms, GUI thread gap at most %lld ms",
             searchMs, worstKey, worstGap);
         QVERIFY2(worstKey < 50, qPrintable(QString::number(worstKey)));
-        // Repainting the highlight on the GUI thread is what remains (slower under sanitizers).
-        QVERIFY2(worstGap < 250, qPrintable(QString::number(worstGap)));
+        // Repainting the highlight and selecting the match on the GUI thread is what remains:
+        // about 10 ms in a release build here, 230 ms under ASan on an idle machine and 435 ms
+        // under ASan while the suite's other tests ran beside it (ASan's allocator is most of it).
+#if defined(__SANITIZE_ADDRESS__)
+        constexpr qint64 kGapBound = 1000;
+#else
+        constexpr qint64 kGapBound = 250;
+#endif
+        QVERIFY2(worstGap < kGapBound, qPrintable(QString::number(worstGap)));
     }
 
     // The empty window shows the start page; actions that need a profile are disabled until
