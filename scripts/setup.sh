@@ -36,11 +36,19 @@ PACKAGES=(
   nlohmann-json3-dev nettle-dev libc6-dbg linux-perf
 )
 
+# From Debian 12's backports (bookworm-backports, the same archive): Go 1.23, whose
+# `go tool addr2line` is the oracle for the gopclntab layout of Go 1.20 and later (Debian 12's
+# own Go, 1.19, predates it).
+BACKPORTS_PACKAGES=(golang-1.23-go)
+
+installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
 missing=()
 for p in "${PACKAGES[@]}"; do
-  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
-    missing+=("$p")
-  fi
+  installed "$p" || missing+=("$p")
+done
+missing_backports=()
+for p in "${BACKPORTS_PACKAGES[@]}"; do
+  installed "$p" || missing_backports+=("$p")
 done
 
 # Toolchains that may come from elsewhere (rustup): the Debian package only when the command is missing.
@@ -50,19 +58,28 @@ command -v rustc >/dev/null || missing+=(rustc)
 command -v node >/dev/null || missing+=(nodejs)
 command -v npm >/dev/null || missing+=(npm)
 
-if [ ${#missing[@]} -gt 0 ]; then
-  echo "setup: installing ${#missing[@]} missing Debian packages: ${missing[*]}"
+if [ $((${#missing[@]} + ${#missing_backports[@]})) -gt 0 ]; then
+  echo "setup: installing $((${#missing[@]} + ${#missing_backports[@]})) missing Debian packages: ${missing[*]} ${missing_backports[*]}"
   SUDO=""
   if [ "$(id -u)" -ne 0 ]; then
     if command -v sudo >/dev/null; then SUDO="sudo"; else
-      echo "setup: need root (or sudo) to install: ${missing[*]}" >&2; exit 1
+      echo "setup: need root (or sudo) to install: ${missing[*]} ${missing_backports[*]}" >&2; exit 1
     fi
   fi
   export DEBIAN_FRONTEND=noninteractive
+  # Backports are listed once (apt installs nothing from them unless asked by name).
+  if [ ${#missing_backports[@]} -gt 0 ] \
+      && ! grep -rqs "bookworm-backports" /etc/apt/sources.list /etc/apt/sources.list.d/; then
+    echo "setup: adding Debian 12's backports to apt's sources (for ${missing_backports[*]})"
+    printf 'Types: deb\nURIs: http://deb.debian.org/debian\nSuites: bookworm-backports\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
+      | $SUDO tee /etc/apt/sources.list.d/symflame-bookworm-backports.sources > /dev/null
+  fi
   $SUDO apt-get update -qq
-  $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+  [ ${#missing[@]} -eq 0 ] || $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+  [ ${#missing_backports[@]} -eq 0 ] \
+    || $SUDO apt-get install -y -qq --no-install-recommends -t bookworm-backports "${missing_backports[@]}"
 else
-  echo "setup: all ${#PACKAGES[@]} Debian packages present"
+  echo "setup: all $((${#PACKAGES[@]} + ${#BACKPORTS_PACKAGES[@]})) Debian packages present"
 fi
 
 [ "$DO_BUILD" = 1 ] || exit 0

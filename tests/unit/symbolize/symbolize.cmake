@@ -10,10 +10,13 @@ symflame_add_test(NAME tst_symbolizer SOURCES tst_symbolizer.cpp LIBS symbolize 
 
 # The Go engine (gopclntab, build info, goengine).
 if(TARGET gofixtures)
+  # Go 1.23 (Debian 12's backports, scripts/setup.sh): the oracle for the 1.20 gopclntab layout.
+  find_program(SYMFLAME_GO123 NAMES go PATHS /usr/lib/go-1.23/bin NO_DEFAULT_PATH REQUIRED)
   symflame_add_test(NAME tst_gopclntab SOURCES tst_gopclntab.cpp LIBS symbolize DEPENDS gofixtures TIMEOUT 600
     DEFINES
       SYMFLAME_GO_FIXTURE_DIR="${GF}"
       SYMFLAME_GO_TOOL="${SYMFLAME_GO_FOR_GOSYM}"
+      SYMFLAME_GO123_TOOL="${SYMFLAME_GO123}"
       SYMFLAME_LLVM_SYMBOLIZER="${SYMFLAME_LLVM_SYMBOLIZER_GOSYM}")
 endif()
 

@@ -112,10 +112,10 @@ bool renameRelroPclntab(const QString& from, const QString& to)
 }
 
 /// Text symbols from `go tool nm -size`: address -> names.
-std::multimap<uint64_t, QString> nmTextSymbols(const QString& bin)
+std::multimap<uint64_t, QString> nmTextSymbols(const QString& bin, const QString& goTool = QStringLiteral(SYMFLAME_GO_TOOL))
 {
     std::multimap<uint64_t, QString> out;
-    const QByteArray text = runForOutput(QStringLiteral(SYMFLAME_GO_TOOL), { "tool", "nm", "-size", bin });
+    const QByteArray text = runForOutput(goTool, { "tool", "nm", "-size", bin });
     for (const QByteArray& line : text.split('\n')) {
         const QList<QByteArray> f = line.trimmed().split(' ');
         if (f.size() < 4 || (f[2] != "T" && f[2] != "t"))
@@ -224,19 +224,25 @@ void TestGoPclntab::addr2lineOracle_data()
     QTest::addColumn<QString>("binary");
     QTest::addColumn<QString>("layout");
     QTest::addColumn<QString>("oracle"); // the file go tool addr2line reads
+    QTest::addColumn<QString>("goTool"); // whose addr2line: Debian's Go unless the layout is newer
+    const QString go = QStringLiteral(SYMFLAME_GO_TOOL);
     for (const char* name : { "go_default", "go_stripped", "go_trimpath", "go_inline", "go_cgo", "go_386", "go_arm",
              "go_ppc64", "go_s390x", "go_ppc64_stripped", "go_386_stripped", "go_strip_all" })
-        QTest::addRow("%s", name) << QString(name) << QString("1.18") << QString(name);
+        QTest::addRow("%s", name) << QString(name) << QString("1.18") << QString(name) << go;
     // go tool addr2line finds the table only in a section named .gopclntab: asked about the
     // original file, whose bytes and addresses the renamed copy shares.
-    QTest::addRow("go_renamed") << QString("go_renamed") << QString("1.18") << QString("go_default");
-    QTest::addRow("esbuild_go118") << QString("esbuild_go118") << QString("1.18") << QString("esbuild_go118");
-    QTest::addRow("esbuild_go117") << QString("esbuild_go117") << QString("1.16") << QString("esbuild_go117");
-    QTest::addRow("esbuild_go116") << QString("esbuild_go116") << QString("1.16") << QString("esbuild_go116");
-    QTest::addRow("esbuild_go116_arm64") << QString("esbuild_go116_arm64") << QString("1.16") << QString("esbuild_go116_arm64");
-    QTest::addRow("esbuild_go116_386") << QString("esbuild_go116_386") << QString("1.16") << QString("esbuild_go116_386");
-    QTest::addRow("esbuild_go114") << QString("esbuild_go114") << QString("1.2") << QString("esbuild_go114");
-    QTest::addRow("esbuild_go113") << QString("esbuild_go113") << QString("1.2") << QString("esbuild_go113");
+    QTest::addRow("go_renamed") << QString("go_renamed") << QString("1.18") << QString("go_default") << go;
+    QTest::addRow("esbuild_go118") << QString("esbuild_go118") << QString("1.18") << QString("esbuild_go118") << go;
+    QTest::addRow("esbuild_go117") << QString("esbuild_go117") << QString("1.16") << QString("esbuild_go117") << go;
+    QTest::addRow("esbuild_go116") << QString("esbuild_go116") << QString("1.16") << QString("esbuild_go116") << go;
+    QTest::addRow("esbuild_go116_arm64") << QString("esbuild_go116_arm64") << QString("1.16") << QString("esbuild_go116_arm64") << go;
+    QTest::addRow("esbuild_go116_386") << QString("esbuild_go116_386") << QString("1.16") << QString("esbuild_go116_386") << go;
+    QTest::addRow("esbuild_go114") << QString("esbuild_go114") << QString("1.2") << QString("esbuild_go114") << go;
+    QTest::addRow("esbuild_go113") << QString("esbuild_go113") << QString("1.2") << QString("esbuild_go113") << go;
+    // The 1.20 layout (Go 1.20 and later) is newer than Debian 12's Go 1.19: Go 1.23 from
+    // Debian 12's backports reads it, the very toolchain that built this esbuild (go1.23.5).
+    QTest::addRow("esbuild_go123") << QString("esbuild_go123") << QString("1.20") << QString("esbuild_go123")
+                                   << QStringLiteral(SYMFLAME_GO123_TOOL);
 }
 
 // go tool addr2line prints the physical function and the file:line of the innermost frame (it
@@ -246,6 +252,7 @@ void TestGoPclntab::addr2lineOracle()
     QFETCH(QString, binary);
     QFETCH(QString, layout);
     QFETCH(QString, oracle);
+    QFETCH(QString, goTool);
     const QString path = fixture(binary);
     auto engine = openEngine(path);
     QVERIFY(engine);
@@ -256,7 +263,7 @@ void TestGoPclntab::addr2lineOracle()
     std::vector<uint64_t> addresses = tableAddresses(t);
     // Where the binary has a symbol table: its function symbols must be our functions' entries,
     // with the same names, and are looked up too.
-    const auto nm = nmTextSymbols(path);
+    const auto nm = nmTextSymbols(path, goTool);
     size_t nmChecked = 0;
     for (size_t i = 0; i < t.functionCount(); ++i) {
         auto f = t.function(i);
@@ -297,7 +304,7 @@ void TestGoPclntab::addr2lineOracle()
     QByteArray input;
     for (uint64_t a : addresses)
         input += "0x" + QByteArray::number(qulonglong(a), 16) + '\n';
-    const QList<QByteArray> lines = runForOutput(QStringLiteral(SYMFLAME_GO_TOOL), { "tool", "addr2line", fixture(oracle) }, input).split('\n');
+    const QList<QByteArray> lines = runForOutput(goTool, { "tool", "addr2line", fixture(oracle) }, input).split('\n');
     QVERIFY2(size_t(lines.size()) >= 2 * addresses.size(), qPrintable(QString::number(lines.size())));
 
     Tally tally;
