@@ -33,8 +33,8 @@ declare -A MAX_LEN=([pprof]=1048576 [folded]=65536 [gzip]=1048576 [elf]=4194304 
   [otlp]=1048576 [otlpjson]=262144 [collector]=262144 [cpuprofile]=262144 [sourcemap]=262144 [debuglink]=1024 [addrnorm]=512 [text]=4096 [jsresolve]=65536 [lookup]=4096 [labelview]=1024 [gperftools]=262144 [heapprofile]=262144 [legacytext]=262144 [perfdata]=262144)
 # --ci: runs per harness (each 5-60 s on the 2-core machine; about as many as were run here
 # without findings before they were set).
-declare -A CI_RUNS=([pprof]=200000 [folded]=150000 [gzip]=300000 [elf]=200000 [gopclntab]=3000
-  [otlp]=100000 [otlpjson]=80000 [collector]=100000 [cpuprofile]=20000 [sourcemap]=100000 [debuglink]=4000 [addrnorm]=200000 [text]=1000000 [jsresolve]=10000 [lookup]=400000 [labelview]=200000 [gperftools]=50000 [heapprofile]=2000 [legacytext]=2000 [perfdata]=20000)
+declare -A CI_RUNS=([pprof]=100000 [folded]=150000 [gzip]=150000 [elf]=200000 [gopclntab]=3000
+  [otlp]=50000 [otlpjson]=80000 [collector]=100000 [cpuprofile]=20000 [sourcemap]=100000 [debuglink]=4000 [addrnorm]=200000 [text]=1000000 [jsresolve]=10000 [lookup]=400000 [labelview]=200000 [gperftools]=25000 [heapprofile]=1000 [legacytext]=2000 [perfdata]=20000)
 
 cd "$ROOT"
 if [ ! -f "$FUZZ_BUILD/CMakeCache.txt" ]; then
