@@ -34,7 +34,7 @@ declare -A MAX_LEN=([pprof]=1048576 [folded]=65536 [gzip]=1048576 [elf]=4194304 
 # --ci: runs per harness (each 5-60 s on the 2-core machine; about as many as were run here
 # without findings before they were set).
 declare -A CI_RUNS=([pprof]=100000 [folded]=150000 [gzip]=150000 [elf]=200000 [gopclntab]=3000
-  [otlp]=50000 [otlpjson]=80000 [collector]=100000 [cpuprofile]=20000 [sourcemap]=100000 [debuglink]=4000 [addrnorm]=200000 [text]=1000000 [jsresolve]=10000 [lookup]=400000 [labelview]=200000 [gperftools]=25000 [heapprofile]=1000 [legacytext]=2000 [perfdata]=5000)
+  [otlp]=50000 [otlpjson]=80000 [collector]=100000 [cpuprofile]=20000 [sourcemap]=100000 [debuglink]=4000 [addrnorm]=200000 [text]=1000000 [jsresolve]=10000 [lookup]=400000 [labelview]=200000 [gperftools]=25000 [heapprofile]=1000 [legacytext]=2000 [perfdata]=20000)
 
 cd "$ROOT"
 if [ ! -f "$FUZZ_BUILD/CMakeCache.txt" ]; then

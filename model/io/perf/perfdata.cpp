@@ -5,10 +5,10 @@
 #include "model/io/perf/perfdata.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cstring>
 #include <fstream>
 #include <iterator>
-#include <sstream>
 #include <map>
 #include <optional>
 #include <unordered_map>
@@ -273,7 +273,7 @@ const MapRange* findMap(const Process& p, uint64_t addr)
 }
 
 // The running kernel's GNU build ID, from the notes it exports.
-std::string runningKernelBuildId()
+std::string readRunningKernelBuildId()
 {
     std::ifstream in("/sys/kernel/notes", std::ios::binary);
     const std::vector<uint8_t> d{std::istreambuf_iterator<char>(in), {}};
@@ -288,6 +288,51 @@ std::string runningKernelBuildId()
         at = desc + (size_t(descsz) + 3) / 4 * 4;
     }
     return {};
+}
+
+/// The running kernel's build ID, read once (it does not change while the process runs).
+const std::string& runningKernelBuildId()
+{
+    static const std::string id = readRunningKernelBuildId();
+    return id;
+}
+
+/// The running kernel's text symbols (T, t, W, w) from /proc/kallsyms, by address (stable for
+/// aliases); empty when the file gives none or only zero addresses (kptr_restrict). Read once
+/// per process: it is a few hundred thousand lines, and the kernel does not change under us.
+const std::vector<std::pair<uint64_t, std::string>>& runningKernelSymbols()
+{
+    static const std::vector<std::pair<uint64_t, std::string>> symbols = [] {
+        std::vector<std::pair<uint64_t, std::string>> out;
+        std::ifstream in("/proc/kallsyms");
+        std::string line;
+        bool anyAddress = false;
+        while (std::getline(in, line)) {
+            // "ffffffff81000000 T _stext" (and " [module]" after the name for a module's)
+            const std::string_view l(line);
+            const size_t sp1 = l.find(' ');
+            if (sp1 == std::string_view::npos || sp1 + 3 >= l.size() || l[sp1 + 2] != ' ')
+                continue;
+            const char type = l[sp1 + 1];
+            if (type != 'T' && type != 't' && type != 'W' && type != 'w')
+                continue;
+            uint64_t addr = 0;
+            const auto parsed = std::from_chars(l.data(), l.data() + sp1, addr, 16);
+            if (parsed.ec != std::errc() || parsed.ptr != l.data() + sp1)
+                continue;
+            std::string_view name = l.substr(sp1 + 3);
+            name = name.substr(0, name.find_first_of(" \t"));
+            if (name.empty())
+                continue;
+            anyAddress = anyAddress || addr != 0;
+            out.emplace_back(addr, std::string(name));
+        }
+        if (!anyAddress)
+            return std::vector<std::pair<uint64_t, std::string>>();
+        std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+        return out;
+    }();
+    return symbols;
 }
 
 class Reader {
@@ -1034,26 +1079,14 @@ std::string Reader::nameKernelFrames()
         if (b != m_buildIdOf.end())
             recorded = b->second;
     }
-    const std::string running = runningKernelBuildId();
+    const std::string& running = runningKernelBuildId();
     if (recorded.empty() || running.empty() || recorded != running)
         return "kernel frames left as addresses: the recording kernel's build ID ("
             + (recorded.empty() ? std::string("not recorded") : recorded) + ") is not the running kernel's ("
             + (running.empty() ? std::string("unknown") : running) + ")";
-    std::ifstream in("/proc/kallsyms");
-    std::vector<std::pair<uint64_t, std::string>> symbols;
-    std::string line;
-    while (std::getline(in, line)) {
-        std::istringstream ls(line);
-        std::string addr, type, name;
-        if (!(ls >> addr >> type >> name))
-            continue;
-        if (type != "T" && type != "t" && type != "W" && type != "w")
-            continue;
-        symbols.emplace_back(std::stoull(addr, nullptr, 16), name);
-    }
-    if (symbols.empty() || std::all_of(symbols.begin(), symbols.end(), [](const auto& s) { return s.first == 0; }))
+    const auto& symbols = runningKernelSymbols();
+    if (symbols.empty())
         return "kernel frames left as addresses: /proc/kallsyms gives no addresses (kptr_restrict)";
-    std::stable_sort(symbols.begin(), symbols.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
     std::unordered_map<std::string, FunctionId> functionOf;
     for (size_t i : kernelLocations) {
         Location& loc = m_p.locations[i];
