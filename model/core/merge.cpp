@@ -112,12 +112,23 @@ public:
         const bool stacksDistinct = m_out.stackCount() == 0 && m_out.locations.size() - locationsBefore == p.locations.size();
 
         std::vector<StackId> stackOf(p.stackCount());
-        std::vector<LocationId> frames;
-        for (size_t s = 0; s < p.stackCount(); ++s) {
-            frames.clear();
-            for (LocationId l : p.stack(StackId(uint32_t(s))))
-                frames.push_back(locationOf[l.index()]);
-            stackOf[s] = stacksDistinct ? m_out.appendNewStack(frames) : m_out.internStack(frames);
+        if (stacksDistinct) {
+            // The stack arrays translated whole: stack s stays stack s (the index is built from
+            // them when the next profile's stacks are looked up).
+            m_out.stackLocations.reserve(m_out.stackLocations.size() + p.stackLocations.size());
+            for (const LocationId l : p.stackLocations)
+                m_out.stackLocations.push_back(locationOf[l.index()]);
+            m_out.stackBegin.insert(m_out.stackBegin.end(), p.stackBegin.begin() + 1, p.stackBegin.end());
+            for (size_t s = 0; s < stackOf.size(); ++s)
+                stackOf[s] = StackId(uint32_t(s));
+        } else {
+            std::vector<LocationId> frames;
+            for (size_t s = 0; s < p.stackCount(); ++s) {
+                frames.clear();
+                for (LocationId l : p.stack(StackId(uint32_t(s))))
+                    frames.push_back(locationOf[l.index()]);
+                stackOf[s] = m_out.internStack(frames);
+            }
         }
 
         // Label sets are translated once each; timestamps and links go straight into the result,
@@ -157,10 +168,10 @@ public:
         if (m_out.labelSetCount() == 1)
             m_out.sampleLabelSets.clear();
         if (!m_anyTimestamps)
-            m_out.sampleTimestamps.clear();
+            std::vector<int64_t>().swap(m_out.sampleTimestamps);
         if (m_out.links.size() == 1) {
             m_out.links.clear();
-            m_out.sampleLinks.clear();
+            std::vector<uint32_t>().swap(m_out.sampleLinks);
         }
     }
 
@@ -343,6 +354,23 @@ Result<Profile> mergeProfiles(std::span<const Profile> profiles, size_t* differi
             out.attributes.push_back({ out.strings.intern(first.str(a.key)), out.strings.intern(first.str(a.str)),
                 a.num, out.strings.intern(first.str(a.numUnit)) });
         }
+    {
+        // The sample and stack arrays at their final size at most (stacks the profiles share
+        // take less): grown by doubling, their copies and page faults were a fifth of diffing
+        // two 1M-sample profiles. Room never written is never touched.
+        size_t stacks = 0, frames = 0, samples = 0;
+        for (const Profile& p : profiles) {
+            stacks += p.stackCount();
+            frames += p.stackLocations.size();
+            samples += p.sampleCount();
+        }
+        out.stackBegin.reserve(stacks + 1);
+        out.stackLocations.reserve(frames);
+        out.sampleStacks.reserve(samples);
+        out.sampleValues.reserve(samples * out.sampleTypes.size());
+        out.sampleTimestamps.reserve(samples);
+        out.sampleLinks.reserve(samples);
+    }
     Merger merger(out);
     for (size_t i = 0; i < profiles.size(); ++i) {
         const Profile& p = profiles[i];
