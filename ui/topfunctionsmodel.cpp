@@ -3,7 +3,9 @@
 
 #include "model/core/frameformat.h"
 
+#include <algorithm>
 #include <limits>
+#include <numeric>
 #include <QColor>
 
 namespace symflame::ui {
@@ -39,15 +41,23 @@ void TopFunctionsModel::setEntries(std::shared_ptr<const ProfileSnapshot> snapsh
         }
     }
     m_sharedNames.clear();
+    m_text.clear();
     if (m_snapshot) {
         QSet<QString> seen;
+        m_text.resize(m_snapshot->symbols->size());
         for (const TopEntry& e : m_entries) {
-            const QString name = QString::fromStdString(m_snapshot->symbols->displayName(e.symbol));
+            QString name = QString::fromStdString(m_snapshot->symbols->displayName(e.symbol));
             if (seen.contains(name))
                 m_sharedNames.insert(name);
             seen.insert(name);
+            m_text[e.symbol.index()] = std::move(name);
         }
+        for (const TopEntry& e : m_entries) // with the file where another row has the same name
+            if (m_sharedNames.contains(m_text[e.symbol.index()]))
+                m_text[e.symbol.index()] = functionText(e.symbol);
     }
+    if (m_sortColumn >= 0)
+        sortEntries(m_sortColumn, m_sortOrder);
     endResetModel();
 }
 
@@ -83,7 +93,7 @@ QVariant TopFunctionsModel::data(const QModelIndex& index, int role) const
         const std::string_view unit = m_snapshot->unit();
         switch (index.column()) {
         case Function:
-            return functionText(e.symbol);
+            return m_text[e.symbol.index()];
         // One unit per column, the total's, as pprof's tables.
         case Self:
             return QString::fromStdString(formatValueScaled(e.flat, unit, m_total));
@@ -172,6 +182,141 @@ QVariant TopFunctionsModel::data(const QModelIndex& index, int role) const
         }
     }
     return {};
+}
+
+void TopFunctionsModel::sort(int column, Qt::SortOrder order)
+{
+    m_sortColumn = column;
+    m_sortOrder = order;
+    if (m_entries.empty())
+        return;
+    emit layoutAboutToBeChanged({}, QAbstractItemModel::VerticalSortHint);
+    const std::vector<uint32_t> rows = sortEntries(column, order);
+    std::vector<int> rowNow(rows.size()); // by row before: its row now
+    for (size_t r = 0; r < rows.size(); ++r)
+        rowNow[rows[r]] = int(r);
+    const QModelIndexList from = persistentIndexList();
+    QModelIndexList to;
+    to.reserve(from.size());
+    for (const QModelIndex& i : from)
+        to.append(index(rowNow[size_t(i.row())], i.column()));
+    changePersistentIndexList(from, to);
+    emit layoutChanged({}, QAbstractItemModel::VerticalSortHint);
+}
+
+std::vector<uint32_t> TopFunctionsModel::sortEntries(int column, Qt::SortOrder order)
+{
+    std::vector<uint32_t> rows(m_entries.size());
+    std::iota(rows.begin(), rows.end(), 0u);
+    if (!m_snapshot || m_entries.empty())
+        return rows;
+    const size_t n = m_entries.size();
+    const SymbolTable& symbols = *m_snapshot->symbols;
+    const Profile& profile = *m_snapshot->profile;
+    // One key per row, of the type SortRole gives; rows with equal keys keep their order (a
+    // stable sort, in either direction, as QSortFilterProxyModel's).
+    std::vector<int64_t> number;
+    std::vector<double> ratio;
+    std::vector<std::string_view> text;
+    std::vector<uint32_t> nameKey;
+    switch (column) {
+    case Function: {
+        // Equal names are equal keys: the rank of the first symbol of each name.
+        std::vector<uint32_t> first(symbols.size());
+        for (uint32_t r = 0; r < symbols.size(); ++r)
+            first[r] = r > 0 && symbols.displayName(symbols.symbolAtRank(r)) == symbols.displayName(symbols.symbolAtRank(r - 1))
+                ? first[r - 1]
+                : r;
+        nameKey.resize(n);
+        for (size_t i = 0; i < n; ++i)
+            nameKey[i] = first[symbols.nameRank(m_entries[i].symbol)];
+        break;
+    }
+    case Self:
+    case SelfPercent:
+    case Total:
+    case TotalPercent:
+    case SelfChange:
+    case TotalChange:
+    case BaseSelf:
+    case BaseTotal:
+        if (column >= SelfChange && !hasBase())
+            break; // no values: every row equal
+        number.resize(n);
+        for (size_t i = 0; i < n; ++i) {
+            const TopEntry& e = m_entries[i];
+            switch (column) {
+            case Self:
+            case SelfPercent:
+                number[i] = e.flat;
+                break;
+            case Total:
+            case TotalPercent:
+                number[i] = e.cum;
+                break;
+            case SelfChange:
+                number[i] = e.flat - m_baseFlat[e.symbol.index()];
+                break;
+            case TotalChange:
+                number[i] = e.cum - m_baseCum[e.symbol.index()];
+                break;
+            case BaseSelf:
+                number[i] = m_baseFlat[e.symbol.index()];
+                break;
+            default:
+                number[i] = m_baseCum[e.symbol.index()];
+                break;
+            }
+        }
+        break;
+    case SelfRelative:
+        if (!hasBase())
+            break;
+        ratio.resize(n);
+        for (size_t i = 0; i < n; ++i) {
+            const TopEntry& e = m_entries[i];
+            const int64_t base = m_baseFlat[e.symbol.index()], delta = e.flat - base;
+            ratio[i] = base == 0 ? (delta == 0 ? 0.0 : std::numeric_limits<double>::infinity()) : double(delta) / double(base);
+        }
+        break;
+    case Binary:
+        text.resize(n);
+        for (size_t i = 0; i < n; ++i) {
+            const Symbol& sym = symbols.symbol(m_entries[i].symbol);
+            if (sym.mapping.valid() && sym.mapping.index() < profile.mappings.size())
+                text[i] = baseName(profile.str(profile.mappings[sym.mapping.index()].file));
+        }
+        break;
+    default:
+        break;
+    }
+    const auto compare = [&](size_t a, size_t b) -> int { // <0, 0, >0
+        if (!nameKey.empty())
+            return nameKey[a] < nameKey[b] ? -1 : nameKey[a] > nameKey[b];
+        if (!number.empty())
+            return number[a] < number[b] ? -1 : number[a] > number[b];
+        if (!ratio.empty())
+            return ratio[a] < ratio[b] ? -1 : ratio[a] > ratio[b];
+        if (!text.empty())
+            return text[a].compare(text[b]);
+        return 0;
+    };
+    const bool descending = order == Qt::DescendingOrder;
+    std::stable_sort(rows.begin(), rows.end(), [&](uint32_t a, uint32_t b) {
+        const int c = compare(a, b);
+        return descending ? c > 0 : c < 0;
+    });
+    std::vector<TopEntry> entries(n);
+    for (size_t r = 0; r < n; ++r)
+        entries[r] = m_entries[rows[r]];
+    m_entries = std::move(entries);
+    return rows;
+}
+
+void TopFunctionsProxy::sort(int column, Qt::SortOrder order)
+{
+    if (QAbstractItemModel* model = sourceModel())
+        model->sort(column, order);
 }
 
 QString TopFunctionsModel::functionText(SymbolId symbol) const

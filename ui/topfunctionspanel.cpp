@@ -18,7 +18,7 @@ TopFunctionsPanel::TopFunctionsPanel(QWidget* parent)
     : QWidget(parent)
 {
     m_model = new TopFunctionsModel(this);
-    m_proxy = new QSortFilterProxyModel(this);
+    m_proxy = new TopFunctionsProxy(this);
     m_proxy->setSourceModel(m_model);
     m_proxy->setSortRole(TopFunctionsModel::SortRole);
     m_proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);

@@ -8,6 +8,7 @@
 #include "fixtures/fixturepaths.h"
 #include "model/io/pprof/pprof.h"
 #include "model/io/profileio.h"
+#include "model/analysis/diff.h"
 #include "model/analysis/search.h"
 #include "model/analysis/stackfilter.h"
 #include "model/analysis/toptable.h"
@@ -421,9 +422,8 @@ private slots:
         const auto snap = loaded.value();
         ui::TopFunctionsModel model;
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
-        QSortFilterProxyModel proxy;
+        ui::TopFunctionsProxy proxy; // as the panel has it: the model sorts itself
         proxy.setSourceModel(&model);
-        proxy.setSortRole(ui::TopFunctionsModel::SortRole);
         QAbstractItemModelTester proxyTester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
         auto entries = topFunctions(*snap->profile, *snap->symbols, snap->sampleType);
         const size_t n = entries.size();
@@ -441,6 +441,60 @@ private slots:
         QVERIFY(proxy.rowCount() > 0 && proxy.rowCount() < int(n));
         model.setEntries(nullptr, {}, 0);
         QCOMPARE(proxy.rowCount(), 0);
+    }
+
+    /// The model's own sort puts the rows where Qt's QSortFilterProxyModel, sorting SortRole with
+    /// its stable sort, puts them: every column, both orders, of a profile and of a comparison
+    /// (whose change columns have many equal keys), and after new entries come in.
+    void topFunctionsSortAsQtSorts()
+    {
+        auto next = ui::loadSnapshot(fixtures::demoProfile);
+        QVERIFY(next);
+        auto baseProfile = model::loadProfile(fixtures::goCpuProfile);
+        auto nextProfile = model::loadProfile(fixtures::demoProfile);
+        QVERIFY(baseProfile && nextProfile);
+        auto diff = model::diffProfiles(std::move(baseProfile).value(), std::move(nextProfile).value());
+        QVERIFY(diff);
+        auto compared = ui::makeDiffSnapshot(std::move(diff).value(), fixtures::demoProfile, nullptr);
+        QVERIFY(compared);
+        for (const auto& snap : { next.value(), compared.value() }) {
+            const size_t shown = snap->isDiff() ? snap->sampleType % snap->diffTypes : snap->sampleType;
+            const auto entries = topFunctions(*snap->profile, *snap->symbols, shown);
+            const auto base = snap->isDiff() ? topFunctions(*snap->profile, *snap->symbols, shown + snap->diffTypes)
+                                             : std::vector<model::TopEntry>();
+            QVERIFY(entries.size() > 5);
+            ui::TopFunctionsModel ours, qts;
+            ui::TopFunctionsProxy ourProxy;
+            ourProxy.setSourceModel(&ours);
+            QSortFilterProxyModel qtProxy;
+            qtProxy.setSourceModel(&qts);
+            qtProxy.setSortRole(ui::TopFunctionsModel::SortRole);
+            qts.setEntries(snap, entries, snap->tree->totalValue(), base);
+            // Sorted first, then filled: the order is kept for new entries.
+            ourProxy.sort(ui::TopFunctionsModel::Total, Qt::DescendingOrder);
+            ours.setEntries(snap, entries, snap->tree->totalValue(), base);
+            const auto rowsOf = [](const QAbstractItemModel& m) {
+                std::vector<uint> out;
+                for (int r = 0; r < m.rowCount(); ++r)
+                    out.push_back(m.index(r, 0).data(ui::TopFunctionsModel::SymbolRole).toUInt());
+                return out;
+            };
+            qtProxy.sort(ui::TopFunctionsModel::Total, Qt::DescendingOrder);
+            QVERIFY(rowsOf(ourProxy) == rowsOf(qtProxy));
+            for (int c = 0; c < ui::TopFunctionsModel::ColumnCount; ++c)
+                for (const Qt::SortOrder order : { Qt::AscendingOrder, Qt::DescendingOrder }) {
+                    ourProxy.sort(c, order);
+                    qtProxy.sort(c, order);
+                    QVERIFY2(rowsOf(ourProxy) == rowsOf(qtProxy), qPrintable(QStringLiteral("column %1, %2").arg(c).arg(int(order))));
+                }
+            // A selection (a persistent index) follows its row through a sort.
+            ourProxy.sort(ui::TopFunctionsModel::Self, Qt::DescendingOrder);
+            const QPersistentModelIndex held = ourProxy.index(3, 0);
+            const uint symbol = held.data(ui::TopFunctionsModel::SymbolRole).toUInt();
+            ourProxy.sort(ui::TopFunctionsModel::Function, Qt::AscendingOrder);
+            QVERIFY(held.isValid());
+            QCOMPARE(held.data(ui::TopFunctionsModel::SymbolRole).toUInt(), symbol);
+        }
     }
 
     void exportsSvgAndPng()
