@@ -201,7 +201,9 @@ Result<DiffProfile> diffProfiles(Profile base, Profile next, const DiffOptions& 
     const size_t nextSamples = next.sampleCount();
     Profile both[] = { std::move(next), std::move(base) };
     size_t differing = 0;
-    auto merged = mergeProfiles(both, &differing);
+    MergeOptions mergeOptions;
+    mergeOptions.stacksApart = true; // each side's are summed apart: looking BASE's up among NEW's is wasted
+    auto merged = mergeProfiles(both, &differing, mergeOptions);
     if (!merged) {
         Error e = merged.error();
         if (e.code == ErrorCode::InvalidInput)

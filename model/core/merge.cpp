@@ -33,8 +33,9 @@ std::string typesOf(const Profile& p)
 /// Adds one profile to the merged one; ids of the source are translated as they are met.
 class Merger {
 public:
-    explicit Merger(Profile& out)
+    Merger(Profile& out, bool stacksApart)
         : m_out(out)
+        , m_stacksApart(stacksApart)
     {
         m_out.links.assign(1, SampleLink {}); // links[0] is "none"
     }
@@ -109,18 +110,24 @@ public:
         }
         // Every location new to a profile with no stacks yet: its stacks stay distinct, and
         // are appended without looking each up (the index is built when the next profile needs it).
-        const bool stacksDistinct = m_out.stackCount() == 0 && m_out.locations.size() - locationsBefore == p.locations.size();
+        // Kept apart (MergeOptions::stacksApart), every profile's are appended so.
+        const bool stacksDistinct = m_stacksApart
+            || (m_out.stackCount() == 0 && m_out.locations.size() - locationsBefore == p.locations.size());
 
         std::vector<StackId> stackOf(p.stackCount());
         if (stacksDistinct) {
-            // The stack arrays translated whole: stack s stays stack s (the index is built from
-            // them when the next profile's stacks are looked up).
+            // The stack arrays translated whole: stack s becomes stack stacksBefore + s (the
+            // index is built from them when a stack is next looked up).
+            const auto stacksBefore = uint32_t(m_out.stackCount());
+            const auto framesBefore = uint32_t(m_out.stackLocations.size());
             m_out.stackLocations.reserve(m_out.stackLocations.size() + p.stackLocations.size());
             for (const LocationId l : p.stackLocations)
                 m_out.stackLocations.push_back(locationOf[l.index()]);
-            m_out.stackBegin.insert(m_out.stackBegin.end(), p.stackBegin.begin() + 1, p.stackBegin.end());
+            m_out.stackBegin.reserve(m_out.stackBegin.size() + p.stackCount());
+            for (size_t s = 1; s < p.stackBegin.size(); ++s)
+                m_out.stackBegin.push_back(framesBefore + p.stackBegin[s]);
             for (size_t s = 0; s < stackOf.size(); ++s)
-                stackOf[s] = StackId(uint32_t(s));
+                stackOf[s] = StackId(uint32_t(stacksBefore + s));
         } else {
             std::vector<LocationId> frames;
             for (size_t s = 0; s < p.stackCount(); ++s) {
@@ -261,6 +268,7 @@ private:
     };
 
     Profile& m_out;
+    bool m_stacksApart = false;
     std::vector<uint32_t> m_strings; // the source's string id -> ours
     std::map<std::tuple<std::string, uint64_t, uint64_t, std::string>, MappingId> m_mappings;
     std::map<std::tuple<uint32_t, uint32_t, uint32_t, int64_t>, FunctionId> m_functions;
@@ -371,7 +379,7 @@ Result<Profile> mergeProfiles(std::span<const Profile> profiles, size_t* differi
         out.sampleTimestamps.reserve(samples);
         out.sampleLinks.reserve(samples);
     }
-    Merger merger(out);
+    Merger merger(out, options.stacksApart);
     for (size_t i = 0; i < profiles.size(); ++i) {
         const Profile& p = profiles[i];
         std::vector<Label> own;

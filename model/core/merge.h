@@ -20,6 +20,11 @@ struct MergeOptions {
     /// the types its profile lacks: CPU and off-CPU), and the duration is the capture's time
     /// span (from the earliest start to the latest end) instead of the sum of the durations.
     bool oneCapture = false;
+    /// Each profile's stacks stay its own: appended with their locations translated, not looked
+    /// up among the stacks merged before, so that a stack two profiles have is two stacks. Every
+    /// sum over samples (call trees, top tables) is the same; a comparison, whose two sides
+    /// are summed apart anyway, saves hashing and looking up each of BASE's stacks.
+    bool stacksApart = false;
 };
 
 /// One profile of all of profiles (at least one). Errors: InvalidInput when the sample types or

@@ -135,8 +135,12 @@ class TestDiff : public QObject {
     // through that path.
     static void checkSides(const QByteArray& baseFolded, const QByteArray& newFolded)
     {
-        auto diff = diffProfiles(profileFromFolded(baseFolded), profileFromFolded(newFolded));
+        Profile baseProfile = profileFromFolded(baseFolded), newProfile = profileFromFolded(newFolded);
+        // Each side's stacks stay its own (MergeOptions::stacksApart): a stack of both is two.
+        const size_t stacks = baseProfile.stackCount() + newProfile.stackCount();
+        auto diff = diffProfiles(std::move(baseProfile), std::move(newProfile));
         QVERIFY2(diff.ok(), diff.ok() ? "" : diff.error().message.c_str());
+        QCOMPARE(diff->profile.stackCount(), stacks);
         const Profile p = sideBySide(*diff);
         QCOMPARE(p.sampleTypes.size(), size_t(2));
         const SymbolTable symbols = SymbolTable::build(p);
