@@ -1,6 +1,7 @@
 #include "ui/sourcepanel.h"
 
 #include "model/core/valueformat.h"
+#include "symbolize/pass/sourcecheck.h"
 
 #include <re2/re2.h>
 
@@ -94,8 +95,8 @@ SourceContent loadSourceContent(const model::Profile& profile, size_t sampleType
     } else {
         c.problems.push_back(disassembly.error().message);
     }
-    // A source file changed since the build: modified after the binary, or shorter than the
-    // lines the debug info names.
+    // A source file changed since the build: shorter than the lines the debug info names, its
+    // MD5 not the one DWARF 5 records for it, or (no MD5 recorded) modified after the binary.
     if (c.file.found() && c.lines) {
         int64_t lastLine = 0;
         for (const model::LineCost& l : c.lines->lines)
@@ -104,6 +105,15 @@ SourceContent loadSourceContent(const model::Profile& profile, size_t sampleType
         if (lastLine > int64_t(c.file.lines.size())) {
             c.sourceWarning = "the debug info names line " + std::to_string(lastLine) + " of " + c.file.path + ", which has "
                 + std::to_string(c.file.lines.size()) + ": it changed since the build";
+        } else if (const symbolize::SourceMd5Check md5 = c.file.origin.empty() && !c.disassembly.empty()
+                       ? symbolize::checkSourceMd5(c.disassembly.front().binary, c.lines->file, c.file.path)
+                       : symbolize::SourceMd5Check {};
+                   md5.recorded) {
+            // DWARF 5 records the file's MD5: that decides, whatever the file's time.
+            if (!md5.matches)
+                c.sourceWarning = c.file.path + ": its MD5 (" + md5.fileMd5 + ") differs from the debug info's ("
+                    + md5.recordedMd5 + "): it is not the file " + std::string(model::baseName(c.disassembly.front().binary))
+                    + " was built from";
         } else if (c.file.origin.empty() && !c.disassembly.empty() && ::stat(c.disassembly.front().binary.c_str(), &st) == 0
             && c.file.mtime > int64_t(st.st_mtime)) {
             c.sourceWarning = c.file.path + " was modified after " + std::string(model::baseName(c.disassembly.front().binary))

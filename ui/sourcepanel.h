@@ -38,8 +38,9 @@ struct SourceContent {
     bool javaScript = false;
     std::vector<symbolize::DisassembledFunction> disassembly; ///< symbols of that name with samples
     std::vector<std::string> problems; ///< why a binary or its code could not be shown
-    /// The source file may not be the one the binary was built from: it was modified after the
-    /// binary was written, or the debug info names lines past its end. Empty otherwise.
+    /// The source file may not be the one the binary was built from: the debug info names lines
+    /// past its end, its MD5 differs from the one DWARF 5 records for it, or (no MD5 recorded)
+    /// it was modified after the binary was written. Empty otherwise.
     std::string sourceWarning;
     std::string error; ///< nothing to show at all, and why
 };
