@@ -106,7 +106,7 @@ SourceContent loadSourceContent(const model::Profile& profile, size_t sampleType
             c.sourceWarning = "the debug info names line " + std::to_string(lastLine) + " of " + c.file.path + ", which has "
                 + std::to_string(c.file.lines.size()) + ": it changed since the build";
         } else if (const symbolize::SourceMd5Check md5 = c.file.origin.empty() && !c.disassembly.empty()
-                       ? symbolize::checkSourceMd5(c.disassembly.front().binary, c.lines->file, c.file.path)
+                       ? symbolize::checkSourceMd5(c.disassembly.front().binary, c.disassembly.front().start, c.lines->file, c.file.path)
                        : symbolize::SourceMd5Check {};
                    md5.recorded) {
             // DWARF 5 records the file's MD5: that decides, whatever the file's time.

@@ -2,6 +2,7 @@
 
 #include "model/io/md5.h"
 
+#include <llvm/DebugInfo/DWARF/DWARFCompileUnit.h>
 #include <llvm/DebugInfo/DWARF/DWARFContext.h>
 #include <llvm/DebugInfo/DWARF/DWARFDebugLine.h>
 #include <llvm/DebugInfo/DWARF/DWARFUnit.h>
@@ -15,7 +16,8 @@ namespace symflame::symbolize {
 
 namespace {
 
-std::optional<model::Md5Digest> recordedMd5(const std::string& debugFile, const std::string& recordedPath, std::string* error)
+std::optional<model::Md5Digest> recordedMd5(
+    const std::string& debugFile, uint64_t address, const std::string& recordedPath, std::string* error)
 {
     auto binary = llvm::object::ObjectFile::createObjectFile(debugFile);
     if (!binary) {
@@ -27,12 +29,10 @@ std::optional<model::Md5Digest> recordedMd5(const std::string& debugFile, const 
     auto ctx = llvm::DWARFContext::create(*binary->getBinary(), llvm::DWARFContext::ProcessDebugRelocations::Process,
         nullptr, "", ignore, ignore);
     const std::string wanted = std::filesystem::path(recordedPath).lexically_normal().string();
-    for (const auto& unit : ctx->compile_units()) {
-        if (unit->getVersion() < 5)
-            continue;
-        const llvm::DWARFDebugLine::LineTable* table = ctx->getLineTableForUnit(unit.get());
+    if (llvm::DWARFCompileUnit* unit = ctx->getCompileUnitForCodeAddress(address); unit && unit->getVersion() >= 5) {
+        const llvm::DWARFDebugLine::LineTable* table = ctx->getLineTableForUnit(unit);
         if (!table || !table->Prologue.ContentTypes.HasMD5)
-            continue;
+            return std::nullopt;
         const auto compDir = unit->getCompilationDir();
         const llvm::StringRef dir = compDir ? llvm::StringRef(compDir) : llvm::StringRef();
         for (size_t i = 0; i < table->Prologue.FileNames.size(); ++i) {
@@ -53,10 +53,11 @@ std::optional<model::Md5Digest> recordedMd5(const std::string& debugFile, const 
 
 } // namespace
 
-SourceMd5Check checkSourceMd5(const std::string& debugFile, const std::string& recordedPath, const std::string& localPath)
+SourceMd5Check checkSourceMd5(
+    const std::string& debugFile, uint64_t address, const std::string& recordedPath, const std::string& localPath)
 {
     SourceMd5Check c;
-    const auto recorded = recordedMd5(debugFile, recordedPath, &c.error);
+    const auto recorded = recordedMd5(debugFile, address, recordedPath, &c.error);
     if (!recorded)
         return c;
     auto file = model::md5OfFile(localPath);

@@ -233,15 +233,24 @@ private slots:
         QVERIFY(oracle.waitForFinished(10000));
         const QByteArray expected = oracle.readAllStandardOutput().left(32);
         QCOMPARE(expected.size(), 32);
-        const symbolize::SourceMd5Check check
-            = symbolize::checkSourceMd5(fixtures::dwarf5Md5Binary, "/nonexistent/dwarf5md5/main.c", source.toStdString());
+        // At mix's code, as the panel asks (its address from the disassembly of the same binary).
+        const SourceContent original = loadSourceContent(*profile, size_t(cpu), "mix", {}, {});
+        QVERIFY(!original.disassembly.empty());
+        const uint64_t mixAt = original.disassembly.front().start;
+        const symbolize::SourceMd5Check check = symbolize::checkSourceMd5(
+            fixtures::dwarf5Md5Binary, mixAt, "/nonexistent/dwarf5md5/main.c", source.toStdString());
         QVERIFY2(check.recorded, check.error.c_str());
         QCOMPARE(QByteArray::fromStdString(check.recordedMd5), expected);
         QVERIFY(check.matches);
         // gcc 12 records none: the inlinetwo fixture has no MD5 to compare.
-        QVERIFY(!symbolize::checkSourceMd5(fixtures::inlineTwoBinary, "/nonexistent/inlinetwo/main.cpp",
-            std::string(fixtures::inlineTwoSourceDir) + "/main.cpp")
-                     .recorded);
+        const SourceContent gcc = loadSourceContent(*m_inlineTwo, size_t(m_inlineTwo->findSampleType("cpu")), "(anonymous namespace)::callerA(unsigned long)", {}, {});
+        QVERIFY(!gcc.disassembly.empty());
+        const symbolize::SourceMd5Check none = symbolize::checkSourceMd5(fixtures::inlineTwoBinary,
+            gcc.disassembly.front().start, "/nonexistent/inlinetwo/main.cpp", std::string(fixtures::inlineTwoSourceDir) + "/main.cpp");
+        QVERIFY(!none.recorded);
+        QVERIFY2(none.error.empty(), none.error.c_str());
+        // Elsewhere in the binary than the function: no unit, nothing recorded.
+        QVERIFY(!symbolize::checkSourceMd5(fixtures::dwarf5Md5Binary, 0, "/nonexistent/dwarf5md5/main.c", source.toStdString()).recorded);
 
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
