@@ -7,6 +7,7 @@
 #include "app/printers/sourceprinter.h"
 #include "model/analysis/sourcelines.h"
 #include "model/io/profileio.h"
+#include "symbolize/js/sourcemapresolver.h"
 #include "symbolize/locate/debuginfodclient.h"
 #include "symbolize/locate/sourcefiles.h"
 #include "symbolize/pass/symbolizationpass.h"
@@ -20,11 +21,12 @@ namespace symflame::app {
 
 namespace {
 
-// Whether a symbolization pass could name something: a location in a binary, not named yet.
+// Whether a symbolization pass could name something: a location in a binary, not named yet, or
+// a JavaScript frame its script's source map may map.
 bool needsSymbolization(const model::Profile& p)
 {
     for (const model::Location& loc : p.locations)
-        if (loc.status == model::FrameStatus::BinaryOnly)
+        if (loc.status == model::FrameStatus::BinaryOnly || symbolize::isMappableJavaScriptFrame(p, loc))
             return true;
     return false;
 }
@@ -38,6 +40,7 @@ int runSourceCommand(int argc, char** argv)
         { "sample-type", 0, true },
         { "profile", 0, true },
         { "source-dir", 0, true },
+        { "source-map-dir", 0, true },
         { "path-map", 0, true },
         { "debug-dir", 0, true },
         { "search-path", 0, true },
@@ -82,6 +85,8 @@ int runSourceCommand(int argc, char** argv)
             options.locator.debugDirs.push_back(value);
         } else if (name == "search-path") {
             options.locator.searchDirs.push_back(value);
+        } else if (name == "source-map-dir") {
+            options.sourceMapDirs.push_back(value);
         } else if (name == "source-dir") {
             search.sourceDirs.push_back(value);
         } else if (name == "path-map") {
@@ -103,6 +108,7 @@ int runSourceCommand(int argc, char** argv)
     const auto type = selectSampleType(profile, args->value("sample-type"), path, &rc);
     if (!type)
         return rc;
+    symbolize::SourceMapReport sourceMaps; // the JavaScript frames' maps: their sourcesContent
     if (needsSymbolization(profile)) {
         auto report = [&] {
             StderrProgress progress("source");
@@ -110,6 +116,7 @@ int runSourceCommand(int argc, char** argv)
         }();
         if (!report)
             return inputError(path, report.error().message);
+        sourceMaps = std::move(report->sourceMaps);
     }
     auto lines = model::sourceLines(profile, *type, pattern);
     if (!lines)
@@ -128,10 +135,16 @@ int runSourceCommand(int argc, char** argv)
         search.fetch = symbolize::debuginfodSourceFetcher(options.debuginfod);
     std::unordered_map<std::string, size_t> fileIndex; // each file read once
     for (model::FunctionLines& f : lines->functions) {
+        const bool javaScript = f.location.valid() && f.location.index() < profile.locations.size()
+            && profile.locations[f.location.index()].kind == model::FrameKind::JavaScript;
         auto [it, added] = fileIndex.try_emplace(f.file, result.files.size());
-        if (added)
-            result.files.push_back(symbolize::findSourceFile(f.file, search, f.buildId));
-        result.functions.push_back({ std::move(f), it->second });
+        if (added) {
+            // A source-mapped JavaScript frame's original source: from its map's sourcesContent, else on disk.
+            const symbolize::ScriptReport* script = f.location.valid() ? sourceMaps.scriptOf(f.location.index()) : nullptr;
+            result.files.push_back(javaScript ? symbolize::findOriginalSource(f.file, sourceMaps, search, script)
+                                              : symbolize::findSourceFile(f.file, search, f.buildId));
+        }
+        result.functions.push_back({ std::move(f), it->second, javaScript });
     }
     Output out;
     if (args->has("json"))

@@ -721,8 +721,12 @@ void MainWindow::showSource(const QString& function)
                                                                             : symbolize::AsmSyntax::Att;
     m_sourceDock->show();
     m_sourceDock->raise();
+    // The JavaScript frames' source maps, for their original text (the report outlives the job).
+    std::shared_ptr<const symbolize::SourceMapReport> sourceMaps;
+    if (const auto& report = m_session->report())
+        sourceMaps = std::shared_ptr<const symbolize::SourceMapReport>(report, &report->sourceMaps);
     m_sourcePanel->showFunction(snapshot->profile, snapshot->sampleType, function.toStdString(), std::move(search),
-        std::move(options));
+        std::move(options), std::move(sourceMaps));
 }
 
 void MainWindow::selectFunction(SymbolId function, bool zoom)

@@ -1,6 +1,7 @@
 #include "ui/sourcepanel.h"
 
 #include "model/core/valueformat.h"
+#include "symbolize/pass/sourcecheck.h"
 
 #include <re2/re2.h>
 
@@ -35,6 +36,13 @@ QVariant heat(int64_t cum, int64_t max)
     return QColor::fromHsv(8, int(40 + 170 * ratio), 255);
 }
 
+// A path for the header, HTML-escaped, that may wrap after each '/' (a zero-width space there):
+// a long path alone on a line would otherwise be cut at the panel's edge.
+QString wrappablePath(const std::string& path)
+{
+    return QString::fromStdString(path).toHtmlEscaped().replace(QLatin1Char('/'), QStringLiteral("/\u200b"));
+}
+
 QString valueText(int64_t v, const std::string& unit)
 {
     return v == 0 ? QString() : QString::fromStdString(model::formatValue(v, unit));
@@ -43,7 +51,8 @@ QString valueText(int64_t v, const std::string& unit)
 } // namespace
 
 SourceContent loadSourceContent(const model::Profile& profile, size_t sampleType, const std::string& function,
-    const symbolize::SourceSearch& search, const symbolize::DisassemblyOptions& options)
+    const symbolize::SourceSearch& search, const symbolize::DisassemblyOptions& options,
+    const symbolize::SourceMapReport* sourceMaps)
 {
     SourceContent c;
     c.function = function;
@@ -63,9 +72,20 @@ SourceContent loadSourceContent(const model::Profile& profile, size_t sampleType
     }
     if (c.lines) {
         c.otherFiles = lines->functions.size() - 1;
-        c.file = symbolize::findSourceFile(c.lines->file, search, c.lines->buildId);
+        const model::LocationId at = c.lines->location;
+        c.javaScript = at.valid() && at.index() < profile.locations.size()
+            && profile.locations[at.index()].kind == model::FrameKind::JavaScript;
+        if (c.javaScript) {
+            // The original source through the source map: its sourcesContent, else the file.
+            static const symbolize::SourceMapReport none;
+            const symbolize::SourceMapReport& maps = sourceMaps ? *sourceMaps : none;
+            c.file = symbolize::findOriginalSource(c.lines->file, maps, search, maps.scriptOf(at.index()));
+        } else {
+            c.file = symbolize::findSourceFile(c.lines->file, search, c.lines->buildId);
+        }
     }
-    auto disassembly = symbolize::disassembleFunctions(profile, sampleType, pattern, options);
+    auto disassembly = c.javaScript ? model::Result<symbolize::DisassemblyResult>(symbolize::DisassemblyResult {})
+                                    : symbolize::disassembleFunctions(profile, sampleType, pattern, options);
     if (disassembly) {
         c.disassembly = std::move(disassembly->functions);
         c.problems = std::move(disassembly->problems);
@@ -75,8 +95,8 @@ SourceContent loadSourceContent(const model::Profile& profile, size_t sampleType
     } else {
         c.problems.push_back(disassembly.error().message);
     }
-    // A source file changed since the build: modified after the binary, or shorter than the
-    // lines the debug info names.
+    // A source file changed since the build: shorter than the lines the debug info names, its
+    // MD5 not the one DWARF 5 records for it, or (no MD5 recorded) modified after the binary.
     if (c.file.found() && c.lines) {
         int64_t lastLine = 0;
         for (const model::LineCost& l : c.lines->lines)
@@ -85,7 +105,16 @@ SourceContent loadSourceContent(const model::Profile& profile, size_t sampleType
         if (lastLine > int64_t(c.file.lines.size())) {
             c.sourceWarning = "the debug info names line " + std::to_string(lastLine) + " of " + c.file.path + ", which has "
                 + std::to_string(c.file.lines.size()) + ": it changed since the build";
-        } else if (!c.disassembly.empty() && ::stat(c.disassembly.front().binary.c_str(), &st) == 0
+        } else if (const symbolize::SourceMd5Check md5 = c.file.origin.empty() && !c.disassembly.empty()
+                       ? symbolize::checkSourceMd5(c.disassembly.front().binary, c.disassembly.front().start, c.lines->file, c.file.path)
+                       : symbolize::SourceMd5Check {};
+                   md5.recorded) {
+            // DWARF 5 records the file's MD5: that decides, whatever the file's time.
+            if (!md5.matches)
+                c.sourceWarning = c.file.path + ": its MD5 (" + md5.fileMd5 + ") differs from the debug info's ("
+                    + md5.recordedMd5 + "): it is not the file " + std::string(model::baseName(c.disassembly.front().binary))
+                    + " was built from";
+        } else if (c.file.origin.empty() && !c.disassembly.empty() && ::stat(c.disassembly.front().binary.c_str(), &st) == 0
             && c.file.mtime > int64_t(st.st_mtime)) {
             c.sourceWarning = c.file.path + " was modified after " + std::string(model::baseName(c.disassembly.front().binary))
                 + " was built: its lines may not be the ones measured";
@@ -373,12 +402,15 @@ SourcePanel::SourcePanel(QWidget* parent)
 SourcePanel::~SourcePanel() = default;
 
 void SourcePanel::showFunction(std::shared_ptr<const model::Profile> profile, size_t sampleType,
-    const std::string& function, symbolize::SourceSearch search, symbolize::DisassemblyOptions options)
+    const std::string& function, symbolize::SourceSearch search, symbolize::DisassemblyOptions options,
+    std::shared_ptr<const symbolize::SourceMapReport> sourceMaps)
 {
     setLoading(QString::fromStdString(function));
     m_jobs.run(
-        [profile = std::move(profile), sampleType, function, search = std::move(search), options = std::move(options)] {
-            return std::make_shared<const SourceContent>(loadSourceContent(*profile, sampleType, function, search, options));
+        [profile = std::move(profile), sampleType, function, search = std::move(search), options = std::move(options),
+            sourceMaps = std::move(sourceMaps)] {
+            return std::make_shared<const SourceContent>(
+                loadSourceContent(*profile, sampleType, function, search, options, sourceMaps.get()));
         },
         [this](std::shared_ptr<const SourceContent> content) { setContent(std::move(content)); });
 }
@@ -396,6 +428,7 @@ void SourcePanel::setContent(std::shared_ptr<const SourceContent> content)
     m_sourceModel->reset(c);
     m_asmModel->reset(c);
     m_locate->setVisible(c && c->lines && !c->file.found());
+    m_asmView->setVisible(!c || !c->javaScript); // JavaScript has no machine code to show
     if (!c) {
         m_header->clear();
         return;
@@ -414,12 +447,14 @@ void SourcePanel::setContent(std::shared_ptr<const SourceContent> content)
                      .arg(share(c->lines->flat), 0, 'f', 1)
                      .arg(QString::fromStdString(model::formatValue(c->lines->cum, c->unit)))
                      .arg(share(c->lines->cum), 0, 'f', 1);
-        if (c->file.found())
-            parts << QString::fromStdString(c->file.path).toHtmlEscaped();
+        if (c->file.found() && !c->file.origin.empty())
+            parts << tr("%1, from the %2").arg(wrappablePath(c->file.path), wrappablePath(c->file.origin));
+        else if (c->file.found())
+            parts << wrappablePath(c->file.path);
         if (!c->sourceWarning.empty())
             parts << QStringLiteral("<span style='color:#b45f00'>%1</span>")
                          .arg(QString::fromStdString(c->sourceWarning).toHtmlEscaped());
-        else
+        if (!c->file.found())
             parts << tr("<span style='color:#b00'>source not found: %1</span> (tried %2); costs by line number")
                          .arg(QString::fromStdString(c->lines->file).toHtmlEscaped(),
                              QString::fromStdString([&] {
@@ -434,7 +469,9 @@ void SourcePanel::setContent(std::shared_ptr<const SourceContent> content)
     } else {
         parts << tr("no source lines in the profile");
     }
-    if (!c->disassembly.empty()) {
+    if (c->javaScript) {
+        // JavaScript: no machine code; the source alone.
+    } else if (!c->disassembly.empty()) {
         const symbolize::DisassembledFunction& f = c->disassembly.front();
         parts << tr("code of %1%2").arg(QString::fromStdString(f.binary).toHtmlEscaped(),
             f.buildId.empty() ? QString() : tr(", build ID %1").arg(QString::fromStdString(f.buildId)));

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "model/analysis/sourcelines.h"
+#include "symbolize/js/sourcemapresolver.h"
 #include "symbolize/locate/sourcefiles.h"
 #include "symbolize/pass/disassembly.h"
 
@@ -33,18 +34,24 @@ struct SourceContent {
     std::optional<model::FunctionLines> lines;
     size_t otherFiles = 0; ///< files of the function's other lines (inlined header code ...)
     symbolize::SourceFile file;
+    /// A JavaScript function: its source through the source map, no machine code to show.
+    bool javaScript = false;
     std::vector<symbolize::DisassembledFunction> disassembly; ///< symbols of that name with samples
     std::vector<std::string> problems; ///< why a binary or its code could not be shown
-    /// The source file may not be the one the binary was built from: it was modified after the
-    /// binary was written, or the debug info names lines past its end. Empty otherwise.
+    /// The source file may not be the one the binary was built from: the debug info names lines
+    /// past its end, its MD5 differs from the one DWARF 5 records for it, or (no MD5 recorded)
+    /// it was modified after the binary was written. Empty otherwise.
     std::string sourceWarning;
     std::string error; ///< nothing to show at all, and why
 };
 
 /// Reads what the panel shows for function (a display name of the profile) of sampleType.
-/// Runs on any thread; reads the binaries and the source file.
+/// Runs on any thread; reads the binaries and the source file. A source-mapped JavaScript
+/// function's text comes from its map's sourcesContent (sourceMaps: the pass's report), else
+/// from the original file found on disk.
 SourceContent loadSourceContent(const model::Profile& profile, size_t sampleType, const std::string& function,
-    const symbolize::SourceSearch& search, const symbolize::DisassemblyOptions& options);
+    const symbolize::SourceSearch& search, const symbolize::DisassemblyOptions& options,
+    const symbolize::SourceMapReport* sourceMaps = nullptr);
 
 class SourceLinesModel;
 class InstructionsModel;
@@ -57,8 +64,10 @@ public:
 
     /// Shows function of the profile: reads its source and code off the GUI thread (a newer
     /// request replaces a running one), then setContent; contentShown follows.
+    /// sourceMaps: the report of the pass that mapped the profile's JavaScript frames (may be null).
     void showFunction(std::shared_ptr<const model::Profile> profile, size_t sampleType, const std::string& function,
-        symbolize::SourceSearch search, symbolize::DisassemblyOptions options);
+        symbolize::SourceSearch search, symbolize::DisassemblyOptions options,
+        std::shared_ptr<const symbolize::SourceMapReport> sourceMaps = nullptr);
     void setLoading(const QString& function);
     void setContent(std::shared_ptr<const SourceContent> content);
     const SourceContent* content() const { return m_content.get(); }

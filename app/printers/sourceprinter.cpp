@@ -35,6 +35,8 @@ void printSourceText(Output& out, const SourceResult& result)
         out.padLeft(model::formatValue(f.flatSum, result.unit), 10) << ' ';
         out.padLeft(model::formatValue(f.cumSum, result.unit), 10) << " (flat, cum) "
             << model::pprofShare(f.cumSum, result.total) << " of Total\n";
+        if (file.found() && fn.javaScript)
+            out << " Source from the " << (file.origin.empty() ? "file " + file.path : file.origin) << '\n';
         if (!file.found()) {
             out << " Source not found: " << (f.file.empty() ? std::string("(no file name)") : f.file) << " (tried ";
             for (size_t i = 0; i < file.tried.size(); ++i)
@@ -63,8 +65,12 @@ void printSourceJson(Output& out, const SourceResult& result)
             lines.push_back(std::move(line));
         }
         Json source { { "found", file.found() }, { "tried", file.tried } };
-        if (file.found())
+        if (file.found()) {
             source["path"] = file.path;
+            source["from"] = file.origin.empty() ? "file" : "sourcesContent";
+            if (!file.origin.empty())
+                source["origin"] = file.origin;
+        }
         functions.push_back({ { "name", f.name }, { "file", f.file }, { "start_line", f.startLine },
             { "flat", f.flat }, { "cum", f.cum }, { "flat_sum", f.flatSum }, { "cum_sum", f.cumSum },
             { "source", std::move(source) }, { "lines", std::move(lines) } });

@@ -19,6 +19,7 @@ struct Group {
     int64_t flat = 0, cum = 0;
     uint32_t seen = 0;
     MappingId mapping; // of the first location seen
+    LocationId location; // the first location seen
 };
 
 // A frame at a line of a group: what one LineCost counts.
@@ -102,6 +103,8 @@ Result<SourceLinesResult> sourceLines(const Profile& profile, size_t sampleType,
             frames.push_back(it->second);
             if (!groups[g].mapping.valid())
                 groups[g].mapping = profile.locations[l].mapping;
+            if (!groups[g].location.valid())
+                groups[g].location = LocationId(l);
             if (first)
                 leaf[l] = it->second;
         }
@@ -146,6 +149,7 @@ Result<SourceLinesResult> sourceLines(const Profile& profile, size_t sampleType,
         f.startLine = groups[g].startLine;
         f.flat = groups[g].flat;
         f.cum = groups[g].cum;
+        f.location = groups[g].location;
         if (const MappingId m = groups[g].mapping; m.valid() && m.index() < profile.mappings.size()) {
             f.binary = std::string(profile.str(profile.mappings[m.index()].file));
             f.buildId = std::string(profile.str(profile.mappings[m.index()].buildId));

@@ -31,6 +31,8 @@ struct FunctionLines {
     /// The binary of the first location where the function was seen (its mapping's file and
     /// build ID): where its debug info, and a debuginfod server's copy of its source, come from.
     std::string binary, buildId;
+    /// That first location: a JavaScript frame's script (and so its source map) is known by it.
+    LocationId location;
     /// Sums over the lines, as pprof's ROUTINE header gives them (cum counts a sample once per
     /// line it touches, so the cum sum can exceed the function's own cum).
     int64_t flatSum = 0, cumSum = 0;

@@ -213,6 +213,24 @@ private:
             return s;
         for (const auto& source : sources)
             m_map.m_sources.push_back(joinSourceRoot(sourceRoot, source));
+        // sourcesContent, aligned with sources: a missing or shorter array leaves sources without
+        // text, an entry of the wrong type is recorded as such (the source view says so).
+        const auto contents = map.find("sourcesContent");
+        for (size_t i = 0; i < sources.size(); ++i) {
+            EmbeddedSource e;
+            if (contents != map.end() && contents->is_array() && i < contents->size()) {
+                nlohmann::json& entry = const_cast<nlohmann::json&>((*contents)[i]);
+                if (entry.is_string()) {
+                    e.state = EmbeddedSource::State::Present;
+                    e.text = std::move(entry.get_ref<std::string&>()); // the document is dropped after parsing
+                } else {
+                    e.state = entry.is_null() ? EmbeddedSource::State::Null : EmbeddedSource::State::NotAString;
+                }
+            } else if (contents != map.end() && !contents->is_array() && !contents->is_null()) {
+                e.state = EmbeddedSource::State::NotAnArray;
+            }
+            m_map.m_contents.push_back(std::move(e));
+        }
         for (auto& name : names)
             m_map.m_names.push_back(std::move(name));
         return {};
@@ -304,6 +322,30 @@ private:
     size_t m_mappingsBytes = 0;
 };
 
+std::string EmbeddedSource::problem(size_t index) const
+{
+    const std::string entry = "sourcesContent[" + std::to_string(index) + "]";
+    switch (state) {
+    case State::Present:
+        return {};
+    case State::Absent:
+        return entry + " absent";
+    case State::Null:
+        return entry + " is null";
+    case State::NotAString:
+        return entry + " is not a string";
+    case State::NotAnArray:
+        return "sourcesContent is not an array";
+    }
+    return {};
+}
+
+const EmbeddedSource& SourceMap::embeddedSource(size_t i) const
+{
+    static const EmbeddedSource absent;
+    return i < m_contents.size() ? m_contents[i] : absent;
+}
+
 Result<SourceMap> SourceMap::parse(std::string_view json, const SourceMapLimits& limits)
 {
     if (json.size() > limits.maxJsonBytes)
@@ -345,6 +387,7 @@ std::optional<OriginalPosition> SourceMap::lookup(uint32_t line, uint32_t column
         return std::nullopt;
     OriginalPosition pos;
     pos.source = m_sources[seg->source];
+    pos.sourceIndex = size_t(seg->source);
     pos.line = seg->originalLine;
     pos.column = seg->originalColumn;
     if (seg->name >= 0)

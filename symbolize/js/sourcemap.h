@@ -1,7 +1,8 @@
 // Source map v3 decoding: a map's JSON (plain, or an index map with `sections`) is parsed, its
 // base64 VLQ `mappings` decoded into one flat array of segments sorted by generated position,
 // and lookups by generated line and column (0-based, columns in UTF-16 code units) answer with
-// the original source (sourceRoot applied), line, column and name by binary search. Sizes are
+// the original source (sourceRoot applied), line, column and name by binary search. Each
+// source's `sourcesContent` entry is kept with it (the source view shows the text from there). Sizes are
 // bounded by SourceMapLimits: bad or oversized input gives an error, never a crash or a hang.
 #pragma once
 
@@ -30,6 +31,23 @@ struct OriginalPosition {
     uint32_t line = 0;
     uint32_t column = 0;
     std::string_view name; ///< empty when the segment has no name
+    size_t sourceIndex = 0; ///< of sources(): where its sourcesContent entry is
+};
+
+/// What a map's `sourcesContent` holds for one of its sources.
+struct EmbeddedSource {
+    enum class State : uint8_t {
+        Present, ///< the text is in the map
+        Absent, ///< no `sourcesContent`, or an array too short to reach this source
+        Null, ///< null: the producer left this one out
+        NotAString, ///< some other JSON value (bad input)
+        NotAnArray, ///< `sourcesContent` itself is not an array (bad input)
+    };
+    State state = State::Absent;
+    std::string text;
+
+    /// "sourcesContent[3] is null", ...; empty when Present.
+    std::string problem(size_t index) const;
 };
 
 class SourceMap {
@@ -53,6 +71,8 @@ public:
 
     const std::vector<std::string>& sources() const { return m_sources; }
     const std::vector<std::string>& names() const { return m_names; }
+    /// The `sourcesContent` entry of source i (an index of sources()); Absent beyond the array.
+    const EmbeddedSource& embeddedSource(size_t i) const;
     size_t segmentCount() const { return m_segments.size(); }
 
     struct Segment {
@@ -68,6 +88,7 @@ private:
     friend class SourceMapBuilder;
     std::vector<std::string> m_sources;
     std::vector<std::string> m_names;
+    std::vector<EmbeddedSource> m_contents; ///< one per source
     std::vector<Segment> m_segments; ///< sorted by (generatedLine, generatedColumn), stable
     std::vector<uint32_t> m_lineBegin; ///< segments of line l: [m_lineBegin[l], m_lineBegin[l+1])
 };

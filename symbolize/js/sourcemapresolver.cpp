@@ -298,6 +298,48 @@ std::string ScriptReport::line() const
     return s;
 }
 
+SourceFile findOriginalSource(
+    const std::string& file, const SourceMapReport& maps, const SourceSearch& search, const ScriptReport* script)
+{
+    std::vector<std::string> tried;
+    const auto fromMap = [&](const ScriptReport& s) -> std::optional<SourceFile> {
+        if (!s.mapped)
+            return std::nullopt;
+        for (const MappedSource& ms : s.sources) {
+            if (ms.path != file)
+                continue;
+            if (!ms.text) {
+                tried.push_back(s.mapPath + ": " + ms.problem);
+                return std::nullopt;
+            }
+            SourceFile f;
+            f.recordedPath = file;
+            f.path = file;
+            f.origin = "sourcesContent of " + s.mapPath;
+            f.lines = splitSourceLines(*ms.text);
+            f.size = ms.text->size();
+            tried.push_back(s.mapPath + ": sourcesContent used");
+            f.tried = std::move(tried);
+            return f;
+        }
+        return std::nullopt;
+    };
+    if (script)
+        if (auto f = fromMap(*script))
+            return std::move(*f);
+    for (const ScriptReport& s : maps.scripts)
+        if (&s != script)
+            if (auto f = fromMap(s))
+                return std::move(*f);
+    // Not embedded: the file itself (a script url as its path).
+    const std::string local = file.starts_with("file://") ? scriptPathOfUrl(file) : file;
+    SourceFile f = findSourceFile(local, search);
+    f.recordedPath = file;
+    tried.insert(tried.end(), f.tried.begin(), f.tried.end());
+    f.tried = std::move(tried);
+    return f;
+}
+
 std::string scriptPathOfUrl(std::string_view url)
 {
     if (url.starts_with("file://"))
@@ -357,6 +399,7 @@ SourceMapReport applySourceMaps(model::Profile& profile, const SourceMapOptions&
         sr.mapPath = found->path;
         std::unordered_map<std::string, model::FunctionId> functionOf;
         std::unordered_map<std::string_view, std::string> resolvedSource;
+        std::vector<bool> sourceListed(found->map.sources().size(), false);
         for (size_t li : locationsOf[s]) {
             model::Location& loc = profile.locations[li];
             bool all = true;
@@ -381,6 +424,15 @@ SourceMapReport applySourceMaps(model::Profile& profile, const SourceMapOptions&
                 if (fresh)
                     src->second = resolveSource(pos->source, found->baseDir);
                 const std::string& file = src->second;
+                if (pos->sourceIndex < sourceListed.size() && !sourceListed[pos->sourceIndex]) {
+                    // Its text, when the map embeds it, for the source view.
+                    sourceListed[pos->sourceIndex] = true;
+                    const EmbeddedSource& e = found->map.embeddedSource(pos->sourceIndex);
+                    MappedSource ms {file, nullptr, e.problem(pos->sourceIndex)};
+                    if (e.state == EmbeddedSource::State::Present)
+                        ms.text = std::make_shared<const std::string>(e.text);
+                    sr.sources.push_back(std::move(ms));
+                }
                 std::string systemName = generatedName + " " + sr.script + ":" + std::to_string(line.line);
                 if (line.column > 0)
                     systemName += ":" + std::to_string(line.column);

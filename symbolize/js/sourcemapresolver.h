@@ -12,8 +12,10 @@
 #include "model/core/profile.h"
 #include "model/core/result.h"
 #include "symbolize/locate/pathmap.h"
+#include "symbolize/locate/sourcefiles.h"
 #include "symbolize/js/sourcemap.h"
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -25,6 +27,13 @@ struct SourceMapOptions {
     SourceMapLimits limits;
 };
 
+/// An original source that frames of a script were mapped to.
+struct MappedSource {
+    std::string path; ///< as the frames' function names it (relative sources resolved from the map)
+    std::shared_ptr<const std::string> text; ///< the map's `sourcesContent` for it; null when absent
+    std::string problem; ///< why there is no text ("sourcesContent[2] is null")
+};
+
 struct ScriptReport {
     std::string script; ///< url as recorded
     bool mapped = false; ///< a map was found, read and used
@@ -33,6 +42,7 @@ struct ScriptReport {
     std::vector<std::string> tried; ///< every candidate, with its outcome
     uint64_t locations = 0;
     uint64_t resolved = 0; ///< locations with every line mapped
+    std::vector<MappedSource> sources; ///< the sources frames were mapped to, in order of first use
 
     /// "url  source-mapped  map  resolved/total" or "url  no source map: reason (tried ...)".
     std::string line() const;
@@ -54,6 +64,15 @@ struct SourceMapReport {
             : nullptr;
     }
 };
+
+/// The text of an original source file a source-mapped frame names (a function's file): the
+/// `sourcesContent` of the map that mapped it when the map has the text (the map of script
+/// first, when given, then any other script's), else the file on disk found as a native
+/// source file is (the path, the path maps, the source directories); a `file://` url is looked
+/// for as its path. The result's origin says "sourcesContent of MAP" for embedded text; tried
+/// lists every map and path tried, with why each did not give the text.
+SourceFile findOriginalSource(const std::string& file, const SourceMapReport& maps, const SourceSearch& search,
+    const ScriptReport* script = nullptr);
 
 /// The local path of a script url (file:// URLs decoded, absolute paths as they are); empty
 /// for anything else (node:internal/..., http://..., "").

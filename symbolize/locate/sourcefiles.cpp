@@ -34,6 +34,23 @@ std::vector<std::string> sourceCandidates(const std::string& recorded, const Sou
     return out;
 }
 
+std::vector<std::string> splitSourceLines(std::string_view text)
+{
+    std::vector<std::string> lines;
+    size_t at = 0;
+    while (at < text.size()) {
+        size_t end = text.find('\n', at);
+        if (end == std::string_view::npos)
+            end = text.size();
+        size_t stop = end;
+        if (stop > at && text[stop - 1] == '\r')
+            --stop;
+        lines.emplace_back(text.substr(at, stop - at));
+        at = end + 1;
+    }
+    return lines;
+}
+
 namespace {
 
 // Reads c into f when it is a readable regular file of at most maxBytes; else says why in f.tried.
@@ -57,19 +74,8 @@ bool readSource(const std::string& c, uint64_t maxBytes, SourceFile& f)
         f.tried.push_back(c + ": " + std::strerror(errno));
         return false;
     }
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    f.lines.clear();
-    size_t at = 0;
-    while (at < text.size()) {
-        size_t end = text.find('\n', at);
-        if (end == std::string::npos)
-            end = text.size();
-        size_t stop = end;
-        if (stop > at && text[stop - 1] == '\r')
-            --stop;
-        f.lines.emplace_back(text, at, stop - at);
-        at = end + 1;
-    }
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    f.lines = splitSourceLines(text);
     f.path = c;
     f.size = uint64_t(st.st_size);
     f.mtime = int64_t(st.st_mtime);

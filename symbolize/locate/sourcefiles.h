@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace symflame::symbolize {
@@ -26,7 +27,10 @@ struct SourceSearch {
 
 struct SourceFile {
     std::string recordedPath;
-    std::string path; ///< the local file read; empty when none was found
+    std::string path; ///< the local file read (or, with origin, the path the text is of); empty when none was found
+    /// Where the text came from when it is not the file at path: "sourcesContent of MAP" for a
+    /// JavaScript frame's original source embedded in its source map. Empty for a file.
+    std::string origin;
     std::vector<std::string> tried; ///< "candidate: outcome", in the order tried
     std::vector<std::string> lines; ///< the text, line 1 first, without line ends
     uint64_t size = 0;
@@ -34,12 +38,17 @@ struct SourceFile {
     bool fetched = false; ///< the file came from SourceSearch::fetch (a debuginfod server)
 
     bool found() const { return !path.empty(); }
+    /// What the text was read from: origin, else path.
+    const std::string& from() const { return origin.empty() ? path : origin; }
     /// Line n (1-based), or nullptr beyond the file.
     const std::string* line(int64_t n) const
     {
         return n >= 1 && uint64_t(n) <= lines.size() ? &lines[size_t(n - 1)] : nullptr;
     }
 };
+
+/// text as lines, without their ends ("\n" or "\r\n"); no empty last line after a final newline.
+std::vector<std::string> splitSourceLines(std::string_view text);
 
 /// The candidates for recorded, in the order they are tried (without duplicates).
 std::vector<std::string> sourceCandidates(const std::string& recorded, const SourceSearch& search);

@@ -14,6 +14,9 @@ symflame_add_test(NAME tst_roundtrip SOURCES tst_roundtrip.cpp LIBS fixture_path
 symflame_add_test(NAME tst_oracle SOURCES tst_oracle.cpp LIBS fixture_paths DEPENDS fixtures TIMEOUT 300)
 # `symflame source`: inline attribution against the test's own count, source files found or not.
 symflame_add_test(NAME tst_source SOURCES tst_source.cpp LIBS fixture_paths symbolize DEPENDS fixtures TIMEOUT 300)
+# `symflame source` on JavaScript frames: the original TypeScript through the source maps.
+symflame_add_test(NAME tst_jssource SOURCES tst_jssource.cpp DEPENDS symflame_js_fixtures TIMEOUT 300
+  DEFINES SYMFLAME_JS_FIXTURES="${JS_OUT}" SYMFLAME_JS_SOURCES="${JS_SRC}/src")
 # `symflame symbolize` on the gperftools fixture, read back by go tool pprof.
 symflame_add_test(NAME tst_symbolizecli SOURCES tst_symbolizecli.cpp LIBS fixture_paths DEPENDS fixtures TIMEOUT 300)
 # `symflame lookup` (app/lookupcmd.cpp) against llvm-symbolizer-19 --obj on the fixture binaries.

@@ -20,7 +20,7 @@ symflame_add_test(NAME tst_isolationviewer SOURCES tst_isolationviewer.cpp
   DEPENDS symfixtures isolationfixtures TIMEOUT 300)
 # JavaScript profiles: mapped frames in the details panel, status colors, "no source map" with the
 # paths tried, the source-map directory setting.
-symflame_add_test(NAME tst_jsviewer SOURCES tst_jsviewer.cpp LIBS ui Qt6::Widgets
+symflame_add_test(NAME tst_jsviewer SOURCES tst_jsviewer.cpp LIBS ui symbolize Qt6::Widgets
   DEFINES SYMFLAME_JS_FIXTURES="${JS_OUT}" DEPENDS symflame_js_fixtures TIMEOUT 300)
 # The choice of profile for files of several (screenshot under /tmp/otlp-shots).
 symflame_add_test(NAME tst_otlpviewer SOURCES tst_otlpviewer.cpp LIBS ui Qt6::Widgets

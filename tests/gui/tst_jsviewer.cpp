@@ -6,22 +6,30 @@
 // it again. Screenshots go to /tmp/viewer-shots.
 #include "filehelpers.h"
 #include "model/analysis/calltree.h"
+#include "model/core/valueformat.h"
 #include "ui/flamegraphpainter.h"
 #include "ui/flamegraphwidget.h"
 #include "ui/framedetailswidget.h"
 #include "ui/mainwindow.h"
+#include "ui/sourcepanel.h"
 #include "ui/symbolizesettings.h"
 
 #include <QAction>
 #include <QApplication>
 #include <QDir>
 #include <QFile>
+#include <QLabel>
 #include <QListWidget>
+#include <QPushButton>
+#include <QTableView>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <map>
+#include <set>
 
 using namespace symflame;
 using namespace symflame::model;
@@ -152,6 +160,86 @@ private slots:
         }
         QVERIFY(tsFrames >= 5);
         saveShot(window.grab().toImage(), QStringLiteral("js-source-mapped.png"));
+    }
+
+    // The Source view of a mapped function: the original .ts text from the esbuild map's
+    // sourcesContent (the header says so), the self and total of each line as the profile's
+    // symbolized frames give them; with the tsc build (no sourcesContent), from the file.
+    void sourceViewOfMappedFrame_data()
+    {
+        QTest::addColumn<QString>("profile");
+        QTest::addColumn<QString>("from");
+        QTest::addRow("esbuild, sourcesContent") << "bundle.cpuprofile" << "from the sourcesContent of " + kFixtures + "/bundle/bundle.js.map";
+        QTest::addRow("tsc, file") << "separate.cpuprofile" << QString();
+    }
+    void sourceViewOfMappedFrame()
+    {
+        QFETCH(QString, profile);
+        QFETCH(QString, from);
+        ui::MainWindow window;
+        window.setErrorDialogsEnabled(false);
+        window.resize(1400, 800);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(openAndSymbolize(window, kFixtures + "/" + profile));
+        QSignalSpy shown(window.sourcePanel(), &ui::SourcePanel::contentShown);
+        window.showSource(QStringLiteral("spin"));
+        QVERIFY(shown.wait(30000));
+        const ui::SourceContent* c = window.sourcePanel()->content();
+        QVERIFY(c && c->lines);
+        const QString work = QDir::cleanPath(QStringLiteral(SYMFLAME_TEST_SOURCE_DIR "/jsfixtures/src/work.ts"));
+        QCOMPARE(QString::fromStdString(c->lines->file), work);
+        QVERIFY(c->file.found());
+        QCOMPARE(QString::fromStdString(c->file.origin).isEmpty(), from.isEmpty());
+        // The text is the .ts file's, line for line.
+        const QList<QByteArray> original = mustReadFile(work).split('\n');
+        QVERIFY(c->file.lines.size() + 1 >= size_t(original.size()) && c->file.lines.size() <= size_t(original.size()));
+        for (size_t i = 0; i < c->file.lines.size(); ++i)
+            QCOMPARE(QByteArray::fromStdString(c->file.lines[i]), original[qsizetype(i)]);
+        // The header as read (paths may wrap at their slashes: zero-width spaces there).
+        const QString header = window.sourcePanel()->findChild<QLabel*>(QStringLiteral("sourceHeader"))->text().remove(QChar(0x200b));
+        QVERIFY2(!header.contains(QStringLiteral("source not found")), qPrintable(header));
+        QVERIFY2(header.contains(from.isEmpty() ? work : from), qPrintable(header));
+        QVERIFY(!window.sourcePanel()->findChild<QPushButton*>(QStringLiteral("locateSourceButton"))->isVisible());
+
+        // Self and total per line: the profile's own count over its symbolized frames (spin is a leaf).
+        const auto snap = window.flameGraph()->snapshot();
+        const Profile& p = *snap->profile;
+        std::map<int64_t, std::pair<int64_t, int64_t>> expected; // line -> (flat, cum)
+        for (size_t s = 0; s < p.sampleCount(); ++s) {
+            const int64_t v = p.values(s)[snap->sampleType];
+            std::set<int64_t> seen;
+            bool leaf = true;
+            for (const LocationId id : p.sampleStack(s))
+                for (const Line& l : p.linesOf(p.locations[id.index()])) {
+                    const Function& f = p.functions[l.function.index()];
+                    const bool match = p.str(f.name) == "spin" && QString::fromUtf8(p.str(f.file)) == work;
+                    if (match && leaf)
+                        expected[l.line].first += v;
+                    leaf = false;
+                    if (match && seen.insert(l.line).second)
+                        expected[l.line].second += v;
+                }
+        }
+        QVERIFY(!expected.empty());
+        QTableView* view = window.sourcePanel()->sourceView();
+        int rowsWithCost = 0;
+        for (int r = 0; r < view->model()->rowCount(); ++r) {
+            const int64_t line = view->model()->index(r, 0).data().toLongLong();
+            QCOMPARE(view->model()->index(r, 3).data().toString().toUtf8(), original[qsizetype(line - 1)]);
+            const auto it = expected.find(line);
+            const QString self = view->model()->index(r, 1).data().toString();
+            const QString total = view->model()->index(r, 2).data().toString();
+            if (it == expected.end()) {
+                QVERIFY(self.isEmpty() && total.isEmpty());
+                continue;
+            }
+            ++rowsWithCost;
+            QCOMPARE(self, it->second.first ? QString::fromStdString(formatValue(it->second.first, c->unit)) : QString());
+            QCOMPARE(total, QString::fromStdString(formatValue(it->second.second, c->unit)));
+        }
+        QCOMPARE(rowsWithCost, int(expected.size()));
+        saveShot(window.grab().toImage(), QStringLiteral("js-source-view-%1.png").arg(QFileInfo(profile).baseName()));
     }
 
     void brokenCpuProfileSaysWhy()

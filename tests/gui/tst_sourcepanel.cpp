@@ -3,11 +3,12 @@
 // /nonexistent/..., found only through a source directory). The content's costs against the
 // profile's own per-line and per-instruction counts, the hottest line selected with its
 // instructions, selection going both ways, the missing-source state (every path tried, costs by
-// line, the Locate button), and in the main window the View action opening the dock on the
+// line, the Locate button), the DWARF 5 MD5 check (the clang-built dwarf5md5 fixture), and in the main window the View action opening the dock on the
 // selected frame. Screenshots: SYMFLAME_TEST_BINARY_DIR/source-panel*.png.
 #include "fixtures/fixturepaths.h"
 
 #include "model/io/profileio.h"
+#include "symbolize/pass/sourcecheck.h"
 #include "symbolize/pass/symbolizationpass.h"
 #include "ui/flamegraphwidget.h"
 #include "ui/mainwindow.h"
@@ -15,7 +16,9 @@
 
 #include <QAction>
 #include <QDockWidget>
+#include <QFileInfo>
 #include <QLabel>
+#include <QProcess>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTableView>
@@ -125,6 +128,8 @@ private slots:
         for (const model::LineCost& l : c.lines->lines)
             flat += l.flat;
         QCOMPARE(flat, c.lines->flatSum);
+        const QString header = panel.findChild<QLabel*>(QStringLiteral("sourceHeader"))->text();
+        QVERIFY2(!header.contains(QStringLiteral("source not found")), qPrintable(header));
         panel.show();
         QVERIFY(QTest::qWaitForWindowExposed(&panel));
         panel.grab().save(screenshotPath(QStringLiteral("source-panel.png")));
@@ -211,6 +216,81 @@ private slots:
         const SourceContent shorter = loadSourceContent(*m_inlineTwo, cpu, callerA, search, {});
         QVERIFY2(shorter.sourceWarning.find("which has 1: it changed since the build") != std::string::npos,
             shorter.sourceWarning.c_str());
+    }
+
+    // DWARF 5 records main.c's MD5 (the clang-built dwarf5md5 fixture): the file it was built
+    // from gets no warning even when touched after the build; the same file with one byte
+    // changed (same size, its time put back with touch -r) gets the MD5 warning.
+    void md5FromDwarf5()
+    {
+        const auto profile = std::make_shared<const model::Profile>(symbolized(fixtures::dwarf5Md5Profile));
+        const int cpu = profile->findSampleType("cpu");
+        QVERIFY(cpu >= 0);
+        // The checksum is there, and is main.c's (md5sum as the oracle).
+        const QString source = QString::fromUtf8(fixtures::dwarf5Md5SourceDir) + "/main.c";
+        QProcess oracle;
+        oracle.start(QStringLiteral("md5sum"), { source });
+        QVERIFY(oracle.waitForFinished(10000));
+        const QByteArray expected = oracle.readAllStandardOutput().left(32);
+        QCOMPARE(expected.size(), 32);
+        // At mix's code, as the panel asks (its address from the disassembly of the same binary).
+        const SourceContent original = loadSourceContent(*profile, size_t(cpu), "mix", {}, {});
+        QVERIFY(!original.disassembly.empty());
+        const uint64_t mixAt = original.disassembly.front().start;
+        const symbolize::SourceMd5Check check = symbolize::checkSourceMd5(
+            fixtures::dwarf5Md5Binary, mixAt, "/nonexistent/dwarf5md5/main.c", source.toStdString());
+        QVERIFY2(check.recorded, check.error.c_str());
+        QCOMPARE(QByteArray::fromStdString(check.recordedMd5), expected);
+        QVERIFY(check.matches);
+        // gcc 12 records none: the inlinetwo fixture has no MD5 to compare.
+        const SourceContent gcc = loadSourceContent(*m_inlineTwo, size_t(m_inlineTwo->findSampleType("cpu")), "(anonymous namespace)::callerA(unsigned long)", {}, {});
+        QVERIFY(!gcc.disassembly.empty());
+        const symbolize::SourceMd5Check none = symbolize::checkSourceMd5(fixtures::inlineTwoBinary,
+            gcc.disassembly.front().start, "/nonexistent/inlinetwo/main.cpp", std::string(fixtures::inlineTwoSourceDir) + "/main.cpp");
+        QVERIFY(!none.recorded);
+        QVERIFY2(none.error.empty(), none.error.c_str());
+        // Elsewhere in the binary than the function: no unit, nothing recorded.
+        QVERIFY(!symbolize::checkSourceMd5(fixtures::dwarf5Md5Binary, 0, "/nonexistent/dwarf5md5/main.c", source.toStdString()).recorded);
+
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString copy = dir.filePath("main.c");
+        QVERIFY(QFile::copy(source, copy));
+        // A copy made now is newer than the binary, but its MD5 matches: no warning.
+        QVERIFY(QProcess::execute(QStringLiteral("touch"), { copy }) == 0);
+        symbolize::SourceSearch search;
+        search.sourceDirs = { dir.path().toStdString() };
+        const SourceContent same = loadSourceContent(*profile, size_t(cpu), "mix", search, {});
+        QVERIFY2(same.error.empty(), same.error.c_str());
+        QVERIFY(same.file.found() && !same.disassembly.empty());
+        QCOMPARE(QString::fromStdString(same.file.path), copy);
+        QVERIFY2(same.sourceWarning.empty(), same.sourceWarning.c_str());
+
+        // One byte changed, the size and the time of the original kept.
+        QFile f(copy);
+        QVERIFY(f.open(QIODevice::ReadWrite));
+        QByteArray bytes = f.readAll();
+        const qsizetype at = bytes.indexOf("h ^= h >> 29;");
+        QVERIFY(at > 0);
+        bytes[at + 11] = '8'; // >> 28
+        QVERIFY(f.seek(0) && f.write(bytes) == bytes.size());
+        f.close();
+        QVERIFY(QProcess::execute(QStringLiteral("touch"), { QStringLiteral("-r"), source, copy }) == 0);
+        QCOMPARE(QFileInfo(copy).size(), QFileInfo(source).size());
+        QCOMPARE(QFileInfo(copy).lastModified(), QFileInfo(source).lastModified());
+        const SourceContent changed = loadSourceContent(*profile, size_t(cpu), "mix", search, {});
+        QVERIFY(changed.file.found());
+        QVERIFY2(changed.sourceWarning.find("differs from the debug info's (" + expected.toStdString() + ")") != std::string::npos,
+            changed.sourceWarning.c_str());
+        SourcePanel panel;
+        panel.resize(1200, 400);
+        panel.setContent(std::make_shared<const SourceContent>(changed));
+        const QString header = panel.findChild<QLabel*>(QStringLiteral("sourceHeader"))->text();
+        QVERIFY2(header.contains(QStringLiteral("differs from the debug info")), qPrintable(header));
+        QVERIFY2(!header.contains(QStringLiteral("source not found")), qPrintable(header));
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        panel.grab().save(screenshotPath(QStringLiteral("source-panel-md5.png")));
     }
 
     // In the main window: a frame selected, View > Show Source and Disassembly opens the dock.
