@@ -273,6 +273,7 @@ int runInfo(
         if (!report)
             return inputError(path, report.error().message);
         info.binaries = symbolize::triageBinaries(copy, &*report, defaultType);
+        info.truncated = report->truncatedStacks;
     }
 
     Output out;
