@@ -190,11 +190,15 @@ TruncatedStacks markTruncatedStacks(Profile& p)
         root = LocationId(p.locations.size());
         p.locations.push_back(loc);
     }
+    // Only stacks samples use (those moved by an earlier run stay in the table, unused).
     const size_t stacks = p.stackCount();
+    std::vector<uint8_t> used(stacks, 0);
+    for (const StackId id : p.sampleStacks)
+        used[id.index()] = 1;
     std::vector<StackId> moved(stacks);
     std::vector<LocationId> frames;
     for (size_t s = 0; s < stacks; ++s) {
-        if (classes[s].cls != StackClass::Truncated)
+        if (classes[s].cls != StackClass::Truncated || !used[s])
             continue;
         const auto stack = p.stack(StackId(s));
         frames.assign(stack.begin(), stack.end());
