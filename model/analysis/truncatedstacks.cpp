@@ -147,15 +147,20 @@ bool checksTruncatedStacks(const Profile& p)
 std::string TruncatedStacks::describe(size_t maxBinaries) const
 {
     std::string out = percent(truncated, samples) + " of samples have truncated stacks";
-    if (binaries.empty())
+    // Binaries only: stacks whose every user frame lies outside a mapping are in the share.
+    std::vector<const Binary*> named;
+    for (const Binary& b : binaries)
+        if (!b.path.empty())
+            named.push_back(&b);
+    if (named.empty())
         return out;
     out += "; binaries without frame pointers: ";
-    for (size_t i = 0; i < binaries.size(); ++i) {
+    for (size_t i = 0; i < named.size(); ++i) {
         if (i == maxBinaries) {
-            out += ", and " + std::to_string(binaries.size() - i) + " more";
+            out += ", and " + std::to_string(named.size() - i) + " more";
             break;
         }
-        out += (i ? ", " : "") + binaries[i].name + " (" + percent(binaries[i].samples, samples) + ")";
+        out += (i ? ", " : "") + named[i]->name + " (" + percent(named[i]->samples, samples) + ")";
     }
     return out;
 }

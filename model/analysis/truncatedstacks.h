@@ -53,7 +53,8 @@ struct TruncatedStacks {
     double share() const { return samples ? double(truncated) / double(samples) : 0.0; }
     bool any() const { return truncated > 0; }
     /// "12.5% of samples have truncated stacks; binaries without frame pointers: prog (11.9%),
-    /// libfoo.so (0.6%)": up to maxBinaries binaries, then "and N more"; shares of all samples.
+    /// libfoo.so (0.6%)": up to maxBinaries binaries (in a mapping), then "and N more"; shares
+    /// of all samples.
     std::string describe(size_t maxBinaries = 4) const;
     /// What to do about it.
     static constexpr std::string_view kAdvice = "record with perf record --call-graph dwarf, or rebuild them with "
