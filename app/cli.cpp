@@ -63,7 +63,8 @@ const char* usageText()
            "            locations are symbolized; then one row per binary as the viewer's\n"
            "            binaries panel shows it: status and why, self and total share, locations\n"
            "            symbolized, build ID and path (looked up locally, as symbolize does;\n"
-           "            debuginfod only with --debuginfod)\n"
+           "            debuginfod only with --debuginfod); for perf.data recorded with -g, the\n"
+           "            share of samples with truncated stacks and the binaries they stop in\n"
            "  top       the functions with the most flat value, as `go tool pprof -top` lists them\n"
            "  collapse  folded stacks, one \"root;caller;leaf value\" line per distinct stack\n"
            "  symbolize names the native frames of IN from local binaries and debug files and\n"
@@ -274,6 +275,7 @@ int runInfo(
         if (!report)
             return inputError(path, report.error().message);
         info.binaries = symbolize::triageBinaries(copy, &*report, defaultType);
+        info.truncated = report->truncatedStacks;
     }
 
     Output out;

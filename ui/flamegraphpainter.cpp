@@ -5,6 +5,8 @@
 // background.
 #include "ui/flamegraphpainter.h"
 
+#include "model/analysis/truncatedstacks.h"
+
 #include "model/core/frameformat.h"
 
 #include <QFontMetrics>
@@ -458,6 +460,8 @@ QColor FlameGraphPainter::nodeColor(NodeId node, bool dark) const
     const SymbolId symbol = m_snapshot->tree->node(node).symbol;
     if (m_labelNames.count(symbol.value))
         return kindColor(FrameKind::Label, dark); // group frames look alike in every scheme
+    if (isTruncatedFrame(*m_snapshot->profile, m_snapshot->symbols->symbol(symbol).exemplar))
+        return kindColor(FrameKind::Label, dark); // so does the synthetic "[truncated]" root
     switch (m_scheme) {
     case ColorScheme::Name:
         break;

@@ -20,6 +20,8 @@
 #include "ui/labelspanel.h"
 #include "ui/timelinewidget.h"
 #include "ui/legendwidget.h"
+#include "model/analysis/truncatedstacks.h"
+#include "ui/noticebar.h"
 #include "ui/promiseprogress.h"
 #include "ui/recentfiles.h"
 #include "ui/searchbar.h"
@@ -115,6 +117,9 @@ MainWindow::MainWindow(QWidget* parent)
     centralLayout->setSpacing(0);
     centralLayout->addWidget(m_searchBar);
     centralLayout->addWidget(m_viewState->chipsBar());
+    m_notice = new NoticeBar;
+    connect(m_notice, &NoticeBar::actionTriggered, this, [this] { search(QString::fromUtf8(model::kTruncatedFrameName.data(), qsizetype(model::kTruncatedFrameName.size()))); });
+    centralLayout->addWidget(m_notice);
     m_timeline = new TimelineWidget;
     connect(m_timeline, &TimelineWidget::timeRangeChosen, m_viewState,
         [this](const model::TimeRange& range) { m_viewState->setTimeRange(range); });
@@ -1020,6 +1025,27 @@ void MainWindow::updateBinaries()
     m_binaries->setServersGivenUp(givenUp);
 }
 
+void MainWindow::updateNotice()
+{
+    const auto& report = m_session->report();
+    // Under 1% (a program's first instants in ld.so, a stray libc frame) is not worth a banner;
+    // `symflame info` still says it.
+    if (!m_session->snapshot() || !report || report->truncatedStacks.share() < 0.01) {
+        m_notice->clearNotice();
+        return;
+    }
+    const model::TruncatedStacks& t = report->truncatedStacks;
+    const QString frame = QString::fromUtf8(model::kTruncatedFrameName.data(), qsizetype(model::kTruncatedFrameName.size()));
+    // Short enough for two lines at 1366 pixels; the tooltip names every binary.
+    const QString advice = QString::fromUtf8(model::TruncatedStacks::kAdvice.data(), qsizetype(model::TruncatedStacks::kAdvice.size()));
+    m_notice->setNotice(tr("%1. Drawn under %2; record with --call-graph dwarf, or rebuild with -fno-omit-frame-pointer.")
+                            .arg(QString::fromStdString(t.describe(2)), frame),
+        tr("Show %1").arg(frame),
+        tr("%1.\nThe frames where unwinding stopped are drawn under %2 rather than as roots of their own. To see whole "
+           "stacks, %3.")
+            .arg(QString::fromStdString(t.describe(100)), frame, advice));
+}
+
 void MainWindow::editSymbolizeSettings()
 {
     SymbolizeSettingsDialog dialog(SymbolizeSettings::load(), this);
@@ -1063,6 +1089,7 @@ void MainWindow::showCurrent()
     m_legend->setLegend(*m_flame);
     m_searchBar->setSnapshot(snapshot);
     updateBinaries();
+    updateNotice();
 
     m_toolbar->setSnapshot(snapshot);
     updateTitle();

@@ -36,6 +36,7 @@ class FrameDetailsWidget;
 class LabelsPanel;
 class TimelineWidget;
 class LegendWidget;
+class NoticeBar;
 class RecentFiles;
 class SearchBar;
 class SourcePanel;
@@ -112,6 +113,8 @@ public:
     /// Opens the Source and Disassembly panel on function (a display name of the shown profile).
     void showSource(const QString& function);
     SourcePanel* sourcePanel() const { return m_sourcePanel; }
+    /// The warning strip above the flame graph (truncated stacks of the profile shown).
+    NoticeBar* noticeBar() const { return m_notice; }
 
 signals:
     /// A load or sample-type switch finished and its result is shown.
@@ -152,6 +155,8 @@ private:
     void updateTitle();
     void updateStatus();
     void updateBinaries();
+    /// The notice bar for the last symbolization's report: stacks that reach no thread root.
+    void updateNotice();
     /// Colors the flame graph by scheme (legend shown for all but names; menu checked).
     void applyColorScheme(FlameGraphPainter::ColorScheme scheme);
     /// The comparison color options (View > Color By) on the three graphs, and the legend.
@@ -195,6 +200,7 @@ private:
     ProfileSession* m_session = nullptr;
     ViewState* m_viewState = nullptr;
     SearchBar* m_searchBar = nullptr;
+    NoticeBar* m_notice = nullptr;
     RecentFiles* m_recent = nullptr;
 
     FlameGraphWidget* m_flame = nullptr;

@@ -111,6 +111,39 @@ Json binaryJson(const symbolize::BinaryRow& r)
     };
 }
 
+Json truncatedJson(const TruncatedStacks& t)
+{
+    if (!t.checked)
+        return Json(nullptr);
+    Json binaries = Json::array();
+    for (const TruncatedStacks::Binary& b : t.binaries)
+        binaries.push_back({ { "name", b.name }, { "path", b.path }, { "samples", b.samples },
+            { "share", t.samples ? double(b.samples) / double(t.samples) : 0.0 } });
+    return Json {
+        { "samples", t.samples },
+        { "truncated", t.truncated },
+        { "share", t.share() },
+        { "root_frame", std::string(kTruncatedFrameName) },
+        { "binaries", std::move(binaries) },
+        { "message", t.any() ? t.describe() : std::string() },
+        { "advice", t.any() ? std::string(TruncatedStacks::kAdvice) : std::string() },
+    };
+}
+
+// "Stacks:" the share of truncated stacks and the binaries where unwinding stopped (perf.data
+// unwound by frame pointers only).
+void printTruncatedText(Output& out, const TruncatedStacks& t)
+{
+    if (!t.checked)
+        return;
+    if (!t.any()) {
+        out << "Stacks:        every sample's stack reaches a thread root (none truncated)\n";
+        return;
+    }
+    out << "Stacks:        " << t.describe(8) << "\n               (drawn under \"" << kTruncatedFrameName << "\"; "
+        << TruncatedStacks::kAdvice << ")\n";
+}
+
 } // namespace
 
 void printInfoJson(Output& out, const InfoResult& info)
@@ -160,6 +193,7 @@ void printInfoJson(Output& out, const InfoResult& info)
         { "mappings", std::move(mappings) },
         { "binaries_total", info.binariesTotal },
         { "binaries", std::move(binaries) },
+        { "truncated_stacks", truncatedJson(info.truncated) },
     };
     writeJson(out, json);
     out << '\n';
@@ -244,6 +278,7 @@ void printInfoText(Output& out, const InfoResult& info)
         out << ", [" << hex(m.start) << ", " << hex(m.limit) << ") offset " << hex(m.offset) << ", symbolized "
             << info.counts[i].symbolized << " of " << info.counts[i].locations << " locations\n";
     }
+    printTruncatedText(out, info.truncated);
     printBinariesText(out, info.binaries, info.binariesTotal);
 }
 

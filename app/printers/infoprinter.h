@@ -3,6 +3,7 @@
 #pragma once
 
 #include "app/output.h"
+#include "model/analysis/truncatedstacks.h"
 #include "model/core/profile.h"
 #include "model/io/profileio.h"
 #include "symbolize/pass/binarytriage.h"
@@ -26,6 +27,9 @@ struct InfoResult {
     std::vector<MappingCounts> counts; ///< per mapping, of the file as it is
     std::vector<symbolize::BinaryRow> binaries; ///< the binaries panel's rows
     int64_t binariesTotal = 0; ///< the total value the rows' shares are of
+    /// Stacks that reach no thread root, found after the symbolization pass (perf.data unwound
+    /// by frame pointers; not checked for other formats).
+    model::TruncatedStacks truncated;
 };
 
 void printInfoText(Output& out, const InfoResult& info);

@@ -815,6 +815,10 @@ Result<SymbolizeReport> SymbolizationPass::run(Profile& p, model::Progress* prog
         sm.limits = m_options.sourceMapLimits;
         report.sourceMaps = applySourceMaps(p, sm);
     }
+
+    // 7. Stacks that reach no thread root (named only now) under a "[truncated]" root.
+    if (m_options.markTruncatedStacks)
+        report.truncatedStacks = model::markTruncatedStacks(p);
     return report;
 }
 

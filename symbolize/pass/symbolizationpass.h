@@ -8,6 +8,7 @@
 // with the same path maps; one report line per script.
 #pragma once
 
+#include "model/analysis/truncatedstacks.h"
 #include "model/core/profile.h"
 #include "model/core/progress.h"
 #include "model/core/result.h"
@@ -50,6 +51,9 @@ struct SymbolizeOptions {
     /// besides the script's own directory. The path maps are locator.pathMaps.
     std::vector<std::string> sourceMapDirs;
     SourceMapLimits sourceMapLimits;
+    /// Once frames are named: put the stacks that reach no thread root under a "[truncated]"
+    /// root frame (model::markTruncatedStacks; perf.data unwound by frame pointers only).
+    bool markTruncatedStacks = true;
 };
 
 struct MappingReport {
@@ -97,6 +101,9 @@ struct SymbolizeReport {
     /// the mappings whose queries they failed say "timeout" or "not asked" without naming them.
     std::vector<DebuginfodServers::GivenUp> serversGivenUp;
     SourceMapReport sourceMaps; ///< the JavaScript frames: one entry per script
+    /// Stacks that reach no thread root, counted per binary, and put under "[truncated]"
+    /// (checked false for profiles whose stacks are not checked, see checksTruncatedStacks).
+    model::TruncatedStacks truncatedStacks;
 };
 
 class SymbolizationPass {

@@ -38,3 +38,6 @@ symflame_add_test(NAME tst_debuginfod SOURCES tst_debuginfod.cpp
 find_program(SYMFLAME_UNSHARE NAMES unshare REQUIRED)
 symflame_add_test(NAME tst_dwzdebuginfod SOURCES tst_dwzdebuginfod.cpp
   LIBS symbolize DEFINES ${SF_DEFINES} DEPENDS symfixtures TIMEOUT 300)
+# The truncated-stack warning on fpchain recorded by `perf record -g` without and with frame
+# pointers, against `perf script`; info, symbolize and collapse.
+symflame_add_test(NAME tst_truncatedperf SOURCES tst_truncatedperf.cpp LIBS fixture_paths symbolize DEPENDS fixtures TIMEOUT 300)

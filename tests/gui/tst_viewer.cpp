@@ -19,6 +19,7 @@
 #include "ui/flamegraphwidget.h"
 #include "ui/framedetailswidget.h"
 #include "ui/mainwindow.h"
+#include "ui/noticebar.h"
 #include "ui/searchbar.h"
 #include "ui/topfunctionsmodel.h"
 
@@ -45,6 +46,7 @@
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QTableView>
+#include <QToolButton>
 #include <QLabel>
 #include <QLocale>
 #include <QFileDialog>
@@ -1051,6 +1053,59 @@ private slots:
         QVERIFY(after->tree->node(root).total >= widestTotal);
         QCOMPARE(window.flameGraph()->selected(), root);
         saveShot(window.grab().toImage(), QStringLiteral("window-symbolized.png"));
+    }
+
+    void truncatedStacksNotice()
+    {
+        // fpchain built without frame pointers, under perf record -g: once symbolized, the
+        // notice above the flame graph gives the share and the binary, and the frames hang under
+        // "[truncated]"; with frame pointers (under 1% truncated) there is no notice.
+        ui::MainWindow window;
+        window.setErrorDialogsEnabled(false);
+        window.resize(1366, 768);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QSignalSpy finished(&window, &ui::MainWindow::loadFinished);
+        QSignalSpy symbolized(&window, &ui::MainWindow::symbolizationFinished);
+        window.openFile(QString::fromUtf8(fixtures::fpChainOmitPerfData));
+        QVERIFY(finished.wait(30000));
+        if (symbolized.isEmpty()) {
+            QVERIFY2(window.noticeBar()->text().isEmpty(), "no notice before the frames are named");
+            QVERIFY(symbolized.wait(120000));
+        }
+        ui::NoticeBar* notice = window.noticeBar();
+        QVERIFY(notice->isVisibleTo(&window));
+        const QString text = notice->text();
+        static const QRegularExpression re(
+            QStringLiteral(R"(^(\d+\.\d)% of samples have truncated stacks; binaries without frame pointers: fpchain-omit \()"));
+        const auto m = re.match(text);
+        QVERIFY2(m.hasMatch(), qPrintable(text));
+        QVERIFY2(m.captured(1).toDouble() > 80, qPrintable(text));
+        QVERIFY2(text.contains("--call-graph dwarf") && text.contains("[truncated]"), qPrintable(text));
+
+        const auto snap = window.flameGraph()->snapshot();
+        QStringList roots;
+        for (NodeId c : snap->tree->children(snap->tree->root()))
+            roots << QString::fromStdString(snap->symbols->displayName(snap->tree->node(c).symbol));
+        QVERIFY2(roots.contains("[truncated]"), qPrintable(roots.join(", ")));
+        QVERIFY2(!roots.contains("fp_leaf"), qPrintable(roots.join(", ")));
+        saveShot(window.grab().toImage(), QStringLiteral("truncated-notice.png"));
+
+        // The action finds the frame; closing hides the notice.
+        notice->actionButton()->click();
+        QTRY_VERIFY(!window.searchResultText().isEmpty());
+        QVERIFY2(window.searchResultText().startsWith("1 frame"), qPrintable(window.searchResultText()));
+        notice->findChild<QToolButton*>()->click();
+        QVERIFY(!notice->isVisibleTo(&window));
+        QVERIFY(notice->text().isEmpty());
+
+        finished.clear();
+        symbolized.clear();
+        window.openFile(QString::fromUtf8(fixtures::fpChainPerfData));
+        QVERIFY(finished.wait(30000));
+        if (symbolized.isEmpty())
+            QVERIFY(symbolized.wait(120000));
+        QVERIFY2(!notice->isVisibleTo(&window), qPrintable(notice->text()));
     }
 
     void bigProfileShowsAPreviewFirst()

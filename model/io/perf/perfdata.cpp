@@ -349,6 +349,7 @@ private:
     void record(uint32_t type, uint16_t misc, std::span<const uint8_t> body);
     void sample(uint16_t misc, std::span<const uint8_t> body);
     std::string nameKernelFrames();
+    std::string callGraphKind() const;
     const Attr* attrOfSample(std::span<const uint8_t> body) const;
 
     LocationId location(uint32_t pid, uint64_t addr, bool kernel);
@@ -1048,6 +1049,7 @@ Result<Profile> Reader::read()
     attr("perf.cmdline", m_cmdline);
     if (m_stats.pipeMode)
         attr("perf.mode", "pipe");
+    attr("perf.call_graph", callGraphKind());
     if (const std::string why = nameKernelFrames(); !why.empty())
         attr("perf.kernel_symbols", why);
     if (m_stats.skippedRecords + m_stats.skippedSamples)
@@ -1057,6 +1059,24 @@ Result<Profile> Reader::read()
     m_p.updateFrameStatuses();
     m_p.finishBuilding();
     return std::move(m_p);
+}
+
+// How the events' stacks were taken, from their sample types: "dwarf" when perf copied user
+// stacks (`--call-graph dwarf`), "lbr" with branch stacks (`--call-graph lbr`), "fp" with
+// callchains alone (`-g`, frame pointers), "" without callchains. The first event that has one
+// decides (perf records every event of a session the same way).
+std::string Reader::callGraphKind() const
+{
+    for (const Attr& a : m_attrs) {
+        if (!(a.sampleType & kSampleCallchain))
+            continue;
+        if (a.sampleType & kSampleStackUser)
+            return "dwarf";
+        if (a.sampleType & kSampleBranchStack)
+            return "lbr";
+        return "fp";
+    }
+    return {};
 }
 
 // Kernel frames named from /proc/kallsyms when the kernel that recorded is the running one (the

@@ -36,7 +36,10 @@ struct PerfDataStats {
 /// from COMM records), cpu (number), and its time (perf's clock, nanoseconds). Kernel addresses
 /// go to a "[kernel.kallsyms]" mapping, and are named from /proc/kallsyms when the kernel build ID
 /// perf recorded is the running kernel's (/sys/kernel/notes); else attribute perf.kernel_symbols
-/// says why they stay addresses. Build IDs from MMAP2 records or the HEADER_BUILD_ID
+/// says why they stay addresses. Attribute perf.call_graph says how stacks were taken: "fp"
+/// (`-g`, frame pointers), "dwarf" (`--call-graph dwarf`), "lbr", none without callchains; the
+/// symbolization pass checks "fp" stacks for truncation (model/analysis/truncatedstacks.h).
+/// Build IDs from MMAP2 records or the HEADER_BUILD_ID
 /// feature. Malformed records are skipped and counted (attribute perf.skipped_records); a bad
 /// header, attribute or feature table is an error: InvalidInput/Truncated/Unsupported,
 /// "perf.data: ...".

@@ -27,3 +27,5 @@ symflame_add_test(NAME tst_labelview SOURCES tst_labelview.cpp)
 symflame_add_test(NAME tst_legacy SOURCES tst_legacy.cpp LIBS fixture_paths DEPENDS fixtures TIMEOUT 300)
 # perf.data: recordings made at test time by `perf record` (linux-perf), against `perf script`.
 symflame_add_test(NAME tst_perfdata SOURCES tst_perfdata.cpp TIMEOUT 300)
+# Truncated stacks on profiles built by hand: which count, the binary blamed, the [truncated] root.
+symflame_add_test(NAME tst_truncatedstacks SOURCES tst_truncatedstacks.cpp)
