@@ -99,7 +99,7 @@ Symbolized symbolized(const char* path)
     return { std::move(p).value(), report->truncatedStacks };
 }
 
-QStringList rootChildren(const Profile& p, const SymbolTable& symbols, const CallTree& tree)
+QStringList rootChildren(const SymbolTable& symbols, const CallTree& tree)
 {
     QStringList out;
     for (NodeId n : tree.children(tree.root()))
@@ -138,7 +138,7 @@ private slots:
         const int samplesType = s.profile.findSampleType("samples");
         QVERIFY(samplesType >= 0);
         const CallTree tree = CallTree::build(s.profile, symbols, size_t(samplesType));
-        const QStringList roots = rootChildren(s.profile, symbols, tree);
+        const QStringList roots = rootChildren(symbols, tree);
         QVERIFY2(roots.contains("[truncated]"), qPrintable(roots.join(", ")));
         for (const char* f : { "fp_leaf", "fp_inner", "fp_middle", "fp_outer", "main" })
             QVERIFY2(!roots.contains(f), qPrintable("a false root: " + QString(f) + " in " + roots.join(", ")));
@@ -170,7 +170,7 @@ private slots:
             QVERIFY2(b.name != "fpchain-no-omit", qPrintable(QString::fromStdString(t.describe())));
         const SymbolTable symbols = SymbolTable::build(s.profile);
         const CallTree tree = CallTree::build(s.profile, symbols, 0);
-        const QStringList roots = rootChildren(s.profile, symbols, tree);
+        const QStringList roots = rootChildren(symbols, tree);
         QVERIFY2(roots.contains("__libc_start_call_main"), qPrintable(roots.join(", ")));
         QVERIFY2(!roots.contains("fp_leaf"), qPrintable(roots.join(", ")));
     }
