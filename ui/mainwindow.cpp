@@ -1028,9 +1028,9 @@ void MainWindow::updateBinaries()
 void MainWindow::updateNotice()
 {
     const auto& report = m_session->report();
-    // Under 1% (a program's first instants in ld.so, a stray libc frame) is not worth a banner;
-    // `symflame info` still says it.
-    if (!m_session->snapshot() || !report || report->truncatedStacks.share() < 0.01) {
+    // Under 5% (a program's first instants in ld.so and libc: 1-2% of a 0.2 s recording) is
+    // not worth a banner, and doesn't change the picture; `symflame info` still says it.
+    if (!m_session->snapshot() || !report || report->truncatedStacks.share() < 0.05) {
         m_notice->clearNotice();
         return;
     }

@@ -165,7 +165,8 @@ private slots:
         QCOMPARE(t.samples, o.samples);
         QCOMPARE(t.truncated, o.truncated);
         // Only the program's start in ld.so (before libc runs) may stop short.
-        QVERIFY2(t.share() < 0.03, qPrintable(QString::fromStdString(t.describe())));
+        // (1-2% here: a 0.2 s recording, the start a few ms of it); under the viewer's notice's 5%.
+        QVERIFY2(t.share() < 0.05, qPrintable(QString::fromStdString(t.describe())));
         for (const auto& b : t.binaries)
             QVERIFY2(b.name != "fpchain-no-omit", qPrintable(QString::fromStdString(t.describe())));
         const SymbolTable symbols = SymbolTable::build(s.profile);

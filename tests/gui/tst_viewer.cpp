@@ -1059,7 +1059,7 @@ private slots:
     {
         // fpchain built without frame pointers, under perf record -g: once symbolized, the
         // notice above the flame graph gives the share and the binary, and the frames hang under
-        // "[truncated]"; with frame pointers (under 1% truncated) there is no notice.
+        // "[truncated]"; with frame pointers (1-2% truncated, under the 5% that earns a notice) there is none.
         ui::MainWindow window;
         window.setErrorDialogsEnabled(false);
         window.resize(1366, 768);
