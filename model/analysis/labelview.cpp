@@ -312,21 +312,8 @@ Result<Profile> applyLabelView(const Profile& in, const LabelView& view, Progres
         if (value.empty())
             value = kNoLabelValue;
         auto [it, added] = groupLocation.try_emplace({ key, value }, LocationId());
-        if (added) {
-            Function fn;
-            fn.name = out.strings.intern(value);
-            fn.systemName = fn.name;
-            fn.file = out.strings.intern(key);
-            out.functions.push_back(fn);
-            Location loc;
-            loc.linesBegin = static_cast<uint32_t>(out.lines.size());
-            loc.lineCount = 1;
-            loc.status = FrameStatus::Symbolized;
-            loc.kind = FrameKind::Label;
-            out.lines.push_back({ FunctionId(out.functions.size() - 1), 0, 0 });
-            it->second = LocationId(out.locations.size());
-            out.locations.push_back(loc);
-        }
+        if (added)
+            it->second = out.addNamedFrame(value, FrameKind::Label, key);
         return it->second;
     };
     const bool grouping = !view.rootKeys.empty() || !view.leafKeys.empty();

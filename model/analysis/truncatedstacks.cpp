@@ -181,20 +181,8 @@ TruncatedStacks markTruncatedStacks(Profile& p)
     for (size_t i = 0; i < p.locations.size() && !root.valid(); ++i)
         if (isTruncatedFrame(p, LocationId(i)))
             root = LocationId(i);
-    if (!root.valid()) {
-        Function fn;
-        fn.name = p.strings.intern(kTruncatedFrameName);
-        fn.systemName = fn.name;
-        p.functions.push_back(fn);
-        Location loc;
-        loc.linesBegin = static_cast<uint32_t>(p.lines.size());
-        loc.lineCount = 1;
-        loc.status = FrameStatus::Symbolized;
-        loc.kind = FrameKind::Unknown;
-        p.lines.push_back({ FunctionId(p.functions.size() - 1), 0, 0 });
-        root = LocationId(p.locations.size());
-        p.locations.push_back(loc);
-    }
+    if (!root.valid())
+        root = p.addNamedFrame(kTruncatedFrameName, FrameKind::Unknown);
     // Only stacks samples use (those moved by an earlier run stay in the table, unused).
     const size_t stacks = p.stackCount();
     std::vector<uint8_t> used(stacks, 0);

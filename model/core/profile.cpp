@@ -137,6 +137,24 @@ std::vector<int64_t> Profile::valuePerStack(size_t type) const
     return perStack;
 }
 
+LocationId Profile::addNamedFrame(std::string_view name, FrameKind kind, std::string_view file)
+{
+    Function fn;
+    fn.name = strings.intern(name);
+    fn.systemName = fn.name;
+    if (!file.empty())
+        fn.file = strings.intern(file);
+    functions.push_back(fn);
+    Location loc;
+    loc.linesBegin = static_cast<uint32_t>(lines.size());
+    loc.lineCount = 1;
+    loc.status = FrameStatus::Symbolized;
+    loc.kind = kind;
+    lines.push_back({ FunctionId(static_cast<uint32_t>(functions.size() - 1)), 0, 0 });
+    locations.push_back(loc);
+    return LocationId(static_cast<uint32_t>(locations.size() - 1));
+}
+
 StackId Profile::internStack(std::span<const LocationId> locs)
 {
     return m_stackIndex.intern(*this, locs);

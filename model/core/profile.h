@@ -261,6 +261,10 @@ public:
     /// Adds a stack that the caller knows is none of the profile's stacks yet (a reader that
     /// tells stacks apart by their encoded bytes), without looking for it.
     StackId appendNewStack(std::span<const LocationId> locations);
+    /// Appends a location of one frame that is no code (no mapping, no address): a function of
+    /// that name (and file, when given), symbolized, of that kind. Synthetic roots such as a
+    /// label's frame or "[truncated]" are made so.
+    LocationId addNamedFrame(std::string_view name, FrameKind kind, std::string_view file = {});
     /// Appends a sample; values must have sampleTypes.size() entries.
     void addSample(StackId stack, std::span<const int64_t> values);
     /// The id of the set holding labels (in this order), adding it when it is new; the empty set is 0.
