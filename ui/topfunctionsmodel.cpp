@@ -77,14 +77,7 @@ QVariant TopFunctionsModel::data(const QModelIndex& index, int role) const
         return {};
     const TopEntry& e = m_entries[static_cast<size_t>(index.row())];
     const SymbolTable& symbols = *m_snapshot->symbols;
-    const Profile& profile = *m_snapshot->profile;
     const auto percent = [&](int64_t v) { return m_total == 0 ? 0.0 : 100.0 * double(v) / double(m_total); };
-    const auto binary = [&]() -> QString {
-        const Symbol& sym = symbols.symbol(e.symbol);
-        if (!sym.mapping.valid() || sym.mapping.index() >= profile.mappings.size())
-            return {};
-        return QString::fromUtf8(baseName(profile.str(profile.mappings[sym.mapping.index()].file)));
-    };
     if (role == SymbolRole)
         return QVariant::fromValue<uint>(e.symbol.value);
     if (role == Qt::TextAlignmentRole && index.column() != Function && index.column() != Binary)
@@ -136,7 +129,7 @@ QVariant TopFunctionsModel::data(const QModelIndex& index, int role) const
                 + QLatin1Char('%');
         }
         case Binary:
-            return binary();
+            return QString::fromUtf8(binaryName(e));
         default:
             return {};
         }
@@ -151,32 +144,16 @@ QVariant TopFunctionsModel::data(const QModelIndex& index, int role) const
         return {};
     }
     if (role == SortRole) {
-        switch (index.column()) {
+        const int column = index.column();
+        if (isNumberColumn(column))
+            return column >= SelfChange && !hasBase() ? QVariant() : QVariant::fromValue<qlonglong>(numberOf(e, column));
+        switch (column) {
         case Function:
             return QString::fromStdString(symbols.displayName(e.symbol));
-        case Self:
-        case SelfPercent:
-            return QVariant::fromValue<qlonglong>(e.flat);
-        case Total:
-        case TotalPercent:
-            return QVariant::fromValue<qlonglong>(e.cum);
-        case SelfChange:
-            return hasBase() ? QVariant::fromValue<qlonglong>(e.flat - m_baseFlat[e.symbol.index()]) : QVariant();
-        case TotalChange:
-            return hasBase() ? QVariant::fromValue<qlonglong>(e.cum - m_baseCum[e.symbol.index()]) : QVariant();
-        case BaseSelf:
-            return hasBase() ? QVariant::fromValue<qlonglong>(m_baseFlat[e.symbol.index()]) : QVariant();
-        case BaseTotal:
-            return hasBase() ? QVariant::fromValue<qlonglong>(m_baseCum[e.symbol.index()]) : QVariant();
-        case SelfRelative: {
-            if (!hasBase())
-                return {};
-            const int64_t base = m_baseFlat[e.symbol.index()], delta = e.flat - base;
-            // New functions first among those that grew.
-            return base == 0 ? (delta == 0 ? 0.0 : std::numeric_limits<double>::infinity()) : double(delta) / double(base);
-        }
+        case SelfRelative:
+            return hasBase() ? QVariant(relativeChange(e)) : QVariant();
         case Binary:
-            return binary();
+            return QString::fromUtf8(binaryName(e));
         default:
             return {};
         }
@@ -212,7 +189,6 @@ std::vector<uint32_t> TopFunctionsModel::sortEntries(int column, Qt::SortOrder o
         return rows;
     const size_t n = m_entries.size();
     const SymbolTable& symbols = *m_snapshot->symbols;
-    const Profile& profile = *m_snapshot->profile;
     // One key per row, of the type SortRole gives; rows with equal keys keep their order (a
     // stable sort, in either direction, as QSortFilterProxyModel's).
     std::vector<int64_t> number;
@@ -232,62 +208,24 @@ std::vector<uint32_t> TopFunctionsModel::sortEntries(int column, Qt::SortOrder o
             nameKey[i] = first[symbols.nameRank(m_entries[i].symbol)];
         break;
     }
-    case Self:
-    case SelfPercent:
-    case Total:
-    case TotalPercent:
-    case SelfChange:
-    case TotalChange:
-    case BaseSelf:
-    case BaseTotal:
-        if (column >= SelfChange && !hasBase())
-            break; // no values: every row equal
-        number.resize(n);
-        for (size_t i = 0; i < n; ++i) {
-            const TopEntry& e = m_entries[i];
-            switch (column) {
-            case Self:
-            case SelfPercent:
-                number[i] = e.flat;
-                break;
-            case Total:
-            case TotalPercent:
-                number[i] = e.cum;
-                break;
-            case SelfChange:
-                number[i] = e.flat - m_baseFlat[e.symbol.index()];
-                break;
-            case TotalChange:
-                number[i] = e.cum - m_baseCum[e.symbol.index()];
-                break;
-            case BaseSelf:
-                number[i] = m_baseFlat[e.symbol.index()];
-                break;
-            default:
-                number[i] = m_baseCum[e.symbol.index()];
-                break;
-            }
-        }
-        break;
     case SelfRelative:
         if (!hasBase())
             break;
         ratio.resize(n);
-        for (size_t i = 0; i < n; ++i) {
-            const TopEntry& e = m_entries[i];
-            const int64_t base = m_baseFlat[e.symbol.index()], delta = e.flat - base;
-            ratio[i] = base == 0 ? (delta == 0 ? 0.0 : std::numeric_limits<double>::infinity()) : double(delta) / double(base);
-        }
+        for (size_t i = 0; i < n; ++i)
+            ratio[i] = relativeChange(m_entries[i]);
         break;
     case Binary:
         text.resize(n);
-        for (size_t i = 0; i < n; ++i) {
-            const Symbol& sym = symbols.symbol(m_entries[i].symbol);
-            if (sym.mapping.valid() && sym.mapping.index() < profile.mappings.size())
-                text[i] = baseName(profile.str(profile.mappings[sym.mapping.index()].file));
-        }
+        for (size_t i = 0; i < n; ++i)
+            text[i] = binaryName(m_entries[i]);
         break;
     default:
+        if (!isNumberColumn(column) || (column >= SelfChange && !hasBase()))
+            break; // no values: every row equal
+        number.resize(n);
+        for (size_t i = 0; i < n; ++i)
+            number[i] = numberOf(m_entries[i], column);
         break;
     }
     const auto compare = [&](size_t a, size_t b) -> int { // <0, 0, >0
@@ -311,6 +249,50 @@ std::vector<uint32_t> TopFunctionsModel::sortEntries(int column, Qt::SortOrder o
         entries[r] = m_entries[rows[r]];
     m_entries = std::move(entries);
     return rows;
+}
+
+bool TopFunctionsModel::isNumberColumn(int column)
+{
+    return column == Self || column == SelfPercent || column == Total || column == TotalPercent || column == SelfChange
+        || column == TotalChange || column == BaseSelf || column == BaseTotal;
+}
+
+int64_t TopFunctionsModel::numberOf(const TopEntry& e, int column) const
+{
+    switch (column) {
+    case Self:
+    case SelfPercent:
+        return e.flat;
+    case Total:
+    case TotalPercent:
+        return e.cum;
+    case SelfChange:
+        return e.flat - m_baseFlat[e.symbol.index()];
+    case TotalChange:
+        return e.cum - m_baseCum[e.symbol.index()];
+    case BaseSelf:
+        return m_baseFlat[e.symbol.index()];
+    case BaseTotal:
+        return m_baseCum[e.symbol.index()];
+    default:
+        return 0;
+    }
+}
+
+double TopFunctionsModel::relativeChange(const TopEntry& e) const
+{
+    const int64_t base = m_baseFlat[e.symbol.index()], delta = e.flat - base;
+    // New functions first among those that grew.
+    return base == 0 ? (delta == 0 ? 0.0 : std::numeric_limits<double>::infinity()) : double(delta) / double(base);
+}
+
+std::string_view TopFunctionsModel::binaryName(const TopEntry& e) const
+{
+    const Symbol& sym = m_snapshot->symbols->symbol(e.symbol);
+    const Profile& profile = *m_snapshot->profile;
+    if (!sym.mapping.valid() || sym.mapping.index() >= profile.mappings.size())
+        return {};
+    return baseName(profile.str(profile.mappings[sym.mapping.index()].file));
 }
 
 void TopFunctionsProxy::sort(int column, Qt::SortOrder order)

@@ -49,6 +49,14 @@ public:
 private:
     /// The function's name, with its file:line when another row has the same name.
     QString functionText(model::SymbolId symbol) const;
+    /// Self, Total, their shares, their changes and BASE's: the columns of one int64 each.
+    static bool isNumberColumn(int column);
+    /// That number of e (a change or BASE's value only when hasBase()): SortRole's, and the sort's key.
+    int64_t numberOf(const model::TopEntry& e, int column) const;
+    /// The change of self against BASE's, +infinity for a function new in NEW (when hasBase()).
+    double relativeChange(const model::TopEntry& e) const;
+    /// The file name of e's binary; empty without one.
+    std::string_view binaryName(const model::TopEntry& e) const;
     /// Puts m_entries in the order of column and order; returns, by new row, its row before.
     std::vector<uint32_t> sortEntries(int column, Qt::SortOrder order);
 
