@@ -8,17 +8,6 @@
 
 namespace symflame::model {
 
-Md5Digest md5Of(std::span<const uint8_t> data)
-{
-    md5_ctx ctx;
-    md5_init(&ctx);
-    md5_update(&ctx, data.size(), data.data());
-    static_assert(MD5_DIGEST_SIZE == 16);
-    Md5Digest digest;
-    md5_digest(&ctx, digest.size(), digest.data());
-    return digest;
-}
-
 Result<Md5Digest> md5OfFile(const std::string& path, uint64_t maxBytes)
 {
     std::ifstream in(path, std::ios::binary);
@@ -40,20 +29,10 @@ Result<Md5Digest> md5OfFile(const std::string& path, uint64_t maxBytes)
     }
     if (in.bad())
         return makeError(ErrorCode::Io, "read error", path);
+    static_assert(MD5_DIGEST_SIZE == 16);
     Md5Digest digest;
     md5_digest(&ctx, digest.size(), digest.data());
     return digest;
-}
-
-std::string md5Hex(const Md5Digest& digest)
-{
-    static const char* hex = "0123456789abcdef";
-    std::string s;
-    for (uint8_t b : digest) {
-        s += hex[b >> 4];
-        s += hex[b & 15];
-    }
-    return s;
 }
 
 } // namespace symflame::model

@@ -14,13 +14,7 @@ namespace symflame::model {
 
 using Md5Digest = std::array<uint8_t, 16>;
 
-/// The MD5 of data.
-Md5Digest md5Of(std::span<const uint8_t> data);
-
 /// The MD5 of the file at path, read in pieces (at most maxBytes; a larger file is an error).
 Result<Md5Digest> md5OfFile(const std::string& path, uint64_t maxBytes = uint64_t(1) << 30);
-
-/// Lowercase hex, as md5sum prints it.
-std::string md5Hex(const Md5Digest& digest);
 
 } // namespace symflame::model

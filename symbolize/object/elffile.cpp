@@ -1,6 +1,7 @@
 #include "symbolize/object/elffile.h"
 
 #include "model/core/frameformat.h"
+#include "model/core/hex.h"
 
 #include <algorithm>
 #include <cstring>
@@ -67,14 +68,7 @@ const char* sectionCompressionName(SectionCompression c)
 
 std::string toHex(std::span<const uint8_t> bytes)
 {
-    static const char digits[] = "0123456789abcdef";
-    std::string s;
-    s.reserve(bytes.size() * 2);
-    for (uint8_t b : bytes) {
-        s.push_back(digits[b >> 4]);
-        s.push_back(digits[b & 15]);
-    }
-    return s;
+    return model::hexBytes(bytes);
 }
 
 std::string normalizeBuildId(std::string_view id)

@@ -1,5 +1,6 @@
 #include "symbolize/pass/sourcecheck.h"
 
+#include "model/core/hex.h"
 #include "model/io/md5.h"
 
 #include <llvm/DebugInfo/DWARF/DWARFCompileUnit.h>
@@ -66,8 +67,8 @@ SourceMd5Check checkSourceMd5(
         return c;
     }
     c.recorded = true;
-    c.recordedMd5 = model::md5Hex(*recorded);
-    c.fileMd5 = model::md5Hex(*file);
+    c.recordedMd5 = model::hexBytes(*recorded); // as md5sum prints it
+    c.fileMd5 = model::hexBytes(*file);
     c.matches = *recorded == *file;
     return c;
 }

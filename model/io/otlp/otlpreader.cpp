@@ -16,6 +16,7 @@
 // 10 entries)", "location_table[3]: ...".
 #include "model/io/otlp/otlp.h"
 
+#include "model/core/hex.h"
 #include "model/io/protowire.h"
 #include "model/io/sha256.h"
 
@@ -301,18 +302,6 @@ std::string counted(size_t n, const char* one, const char* many)
 Error invalid(std::string message)
 {
     return makeError(ErrorCode::InvalidInput, std::move(message));
-}
-
-std::string hexBytes(std::span<const uint8_t> bytes)
-{
-    static const char* digits = "0123456789abcdef";
-    std::string s;
-    s.reserve(bytes.size() * 2);
-    for (uint8_t b : bytes) {
-        s += digits[b >> 4];
-        s += digits[b & 15];
-    }
-    return s;
 }
 
 FrameKind frameKindOf(std::string_view type)

@@ -4,6 +4,8 @@
 // is below its header's is the end of the usable data (it cannot be stepped over), counted.
 #include "model/io/perf/perfdata.h"
 
+#include "model/core/hex.h"
+
 #include <algorithm>
 #include <charconv>
 #include <cstring>
@@ -154,17 +156,6 @@ std::string cstr(std::span<const uint8_t> d)
     return std::string(p, strnlen(p, d.size()));
 }
 
-std::string hex(std::span<const uint8_t> d)
-{
-    static const char digits[] = "0123456789abcdef";
-    std::string s;
-    for (uint8_t b : d) {
-        s += digits[b >> 4];
-        s += digits[b & 15];
-    }
-    return s;
-}
-
 struct Attr {
     uint32_t type = 0;
     uint64_t config = 0;
@@ -284,7 +275,7 @@ std::string readRunningKernelBuildId()
         if (desc > d.size() || descsz > d.size() - desc)
             break;
         if (type == 3 && namesz == 4 && std::memcmp(&d[name], "GNU", 4) == 0)
-            return hex(std::span(d).subspan(desc, descsz));
+            return hexBytes(std::span(d).subspan(desc, descsz));
         at = desc + (size_t(descsz) + 3) / 4 * 4;
     }
     return {};
@@ -513,7 +504,7 @@ void Reader::readBuildIds(std::span<const uint8_t> d)
                 id = id.first(id.size() - 1);
         const std::string file = cstr(rec.subspan(36));
         if (!file.empty() && !id.empty())
-            m_buildIdOf[file] = hex(id);
+            m_buildIdOf[file] = hexBytes(id);
         c.skip(size);
     }
 }
@@ -832,7 +823,7 @@ void Reader::record(uint32_t type, uint16_t misc, std::span<const uint8_t> body)
             }
             if (misc & kMiscMmapBuildId) {
                 const size_t n = std::min<size_t>(ids[0], 20);
-                r.buildId = hex(ids.subspan(4, n));
+                r.buildId = hexBytes(ids.subspan(4, n));
             }
         }
         r.file = cstr(c.rest());
