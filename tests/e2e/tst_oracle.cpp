@@ -853,8 +853,9 @@ private slots:
             ++withLines;
             linesCompared += int(r.lines.size());
         }
-        // Something was compared: many functions listed with their source, lines with costs.
-        QVERIFY2(withLines >= 5 && linesCompared >= 20, qPrintable(QStringLiteral("%1 routines, %2 lines").arg(withLines).arg(linesCompared)));
+        // Something was compared: several functions listed with their source, lines with costs. (The
+        // C++ fixture is sampled afresh each run: about 20 routines with 20 lines, fewer on a busy machine.)
+        QVERIFY2(withLines >= 5 && linesCompared >= 10, qPrintable(QStringLiteral("%1 routines, %2 lines").arg(withLines).arg(linesCompared)));
         qInfo("%s: %d routines, %d with source, %d lines with a cost: equal", qPrintable(fixture), int(routines->size()),
             withLines, linesCompared);
     }
