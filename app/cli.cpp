@@ -29,7 +29,7 @@ using namespace symflame::model;
 const char* usageText()
 {
     return "Usage: symflame [FILE...]\n"
-           "       symflame info FILE [--profile N] [--json] [--debug-dir D]... [--search-path D]...\n"
+           "       symflame info FILE [--profile N] [--json] [--symbolize] [--debug-dir D]... [--search-path D]...\n"
            "                [--path-map FROM=TO]... [--debuginfod URL]...\n"
            "       symflame top FILE... [-n N] [--sample-type T] [--profile N] [--json] [--diff-base BASE [--normalize] [--match M]]\n"
            "                    [LABEL OPTIONS]\n"
@@ -63,7 +63,8 @@ const char* usageText()
            "            locations are symbolized; then one row per binary as the viewer's\n"
            "            binaries panel shows it: status and why, self and total share, locations\n"
            "            symbolized, build ID and path (looked up locally, as symbolize does;\n"
-           "            debuginfod only with --debuginfod); for perf.data recorded with -g, the\n"
+           "            debuginfod only with --debuginfod; frames named from symbol tables, the\n"
+           "            DWARF found but not read, unless --symbolize); for perf.data recorded with -g, the\n"
            "            share of samples with truncated stacks and the binaries they stop in\n"
            "  top       the functions with the most flat value, as `go tool pprof -top` lists them\n"
            "  collapse  folded stacks, one \"root;caller;leaf value\" line per distinct stack\n"
@@ -116,6 +117,8 @@ const char* usageText()
            "                     ($DEBUGINFOD_CACHE_PATH, else ~/.cache/debuginfod_client), which\n"
            "                     is otherwise read offline too\n"
            "  --path-map A=B     symbolize, info: read recorded paths under A from B (repeatable)\n"
+           "  --symbolize        info: fill the binaries table with a full symbolization (the DWARF\n"
+           "                     read too: lines, and a debug file the reader fails on), not triage\n"
            "  --source-map-dir D symbolize: look for <script name>.map under D, and allow a\n"
            "                     sourceMappingURL to point into D (repeatable)\n"
            "  --json-report      symbolize: print the per-mapping report as a JSON array (scripts\n"
@@ -264,7 +267,7 @@ int runInfo(
     const size_t defaultType = hasTypes ? std::min(p.defaultSampleType, p.sampleTypes.size() - 1) : 0;
 
     // The binaries panel's rows: a symbolization pass over a copy (for its report only; the
-    // counts above are of the file as it is).
+    // counts above are of the file as it is); triage unless options ask for the DWARF.
     info.binariesTotal = hasTypes ? p.totalValue(defaultType) : 0;
     if (!p.mappings.empty()) {
         Profile copy = p;
@@ -376,7 +379,8 @@ int runHeadlessCommand(std::string_view command, int argc, char** argv)
     static constexpr OptionSpec kInfo[] = { { "json", 0, false }, { "profile", 0, true }, { "help", 'h', false },
         { "debug-dir", 0, true }, { "search-path", 0, true }, { "path-map", 0, true }, { "debuginfod", 0, true },
         { "offline", 0, false }, { "no-client-cache", 0, false }, { "debuginfod-timeout", 0, true }, { "debuginfod-cache", 0, true },
-        { "downloads", 0, true }, { "isolate", 0, true }, { "isolate-timeout", 0, true } };
+        { "downloads", 0, true }, { "isolate", 0, true }, { "isolate-timeout", 0, true },
+        { "symbolize", 0, false } };
     static constexpr OptionSpec kTop[] = { { "json", 0, false }, { "nodes", 'n', true }, { "sample-type", 0, true },
         { "profile", 0, true }, { "help", 'h', false }, { "diff-base", 0, true }, { "normalize", 0, false }, { "match", 0, true }, kLabelViewOptionSpecs[0], kLabelViewOptionSpecs[1],
         kLabelViewOptionSpecs[2], kLabelViewOptionSpecs[3], kLabelViewOptionSpecs[4] };
@@ -417,6 +421,9 @@ int runHeadlessCommand(std::string_view command, int argc, char** argv)
             return usageError("info: " + error);
         if (args->has("no-client-cache"))
             symOptions.locator.useClientCache = false;
+        // Triage, not symbolization, unless asked: the debug info is located and checked, frames
+        // are named from symbol tables (reading a big binary's DWARF is most of a symbolize run).
+        symOptions.symbolTablesOnly = !args->has("symbolize");
         for (const auto& [name, value] : args->options) {
             if (name == "debug-dir") {
                 symOptions.locator.debugDirs.push_back(value);

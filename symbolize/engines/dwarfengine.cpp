@@ -497,7 +497,7 @@ Result<std::unique_ptr<DwarfEngine>> DwarfEngine::create(const ModuleFiles& file
         ++d.warningCount;
         d.warnings.push_back("the DWARF of " + files.dwarf->path() + " is not read: its relocations cannot be applied ("
             + relocations + ")");
-    } else if (files.dwarf) {
+    } else if (files.dwarf && options.readDwarf) {
         auto obj = openObject(*files.dwarf);
         if (!obj)
             return obj.error();
@@ -511,7 +511,7 @@ Result<std::unique_ptr<DwarfEngine>> DwarfEngine::create(const ModuleFiles& file
         d.warnings.push_back("the dwz supplementary file " + files.dwarf->debugAltLink()->path
             + " is not available: names of functions dwz moved into it are unknown");
     }
-    if (files.dwarf && files.supplementary) {
+    if (files.dwarf && files.supplementary && options.readDwarf) {
         auto obj = openObject(*files.supplementary);
         if (!obj)
             return obj.error();

@@ -53,6 +53,10 @@ public:
         bool demangle = true;
         bool namePltStubs = false; ///< EngineOptions::namePltStubs
         size_t maxWarnings = 20; ///< LLVM warnings kept as text (all are counted)
+        /// False: the DWARF (and its supplementary file) is checked as for reading (relocations,
+        /// a missing dwz file: warnings) but not opened; frames are named from the symbol
+        /// tables alone (EngineOptions::symbolTablesOnly).
+        bool readDwarf = true;
     };
 
     ~DwarfEngine();

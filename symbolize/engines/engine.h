@@ -29,6 +29,10 @@ struct EngineOptions {
     /// Off for lookups that answer as llvm-symbolizer does: no symbol covers a stub, so it
     /// names one after the symbol before it (often _init), which reads as a real function.
     bool namePltStubs = false;
+    /// Name frames from the symbol tables (and a Go binary's gopclntab) without reading the
+    /// DWARF the locator found: no lines or inline frames, at a fraction of the cost on big
+    /// binaries. For triage (`symflame info`), which needs what a binary holds, not every line.
+    bool symbolTablesOnly = false;
     size_t maxWarnings = 20;
 };
 

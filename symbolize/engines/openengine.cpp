@@ -41,8 +41,7 @@ model::Result<std::unique_ptr<SymbolizerEngine>> openEngine(const LocateResult& 
     if (located.status != LocateStatus::Found || !located.binary)
         return model::makeError(model::ErrorCode::NotFound, "no binary to symbolize with: " + located.summary());
     // DWARF when present and complete (units and line tables), else a Go binary's gopclntab.
-    const bool completeDwarf
-        = located.dwarf && located.dwarf->contents().readableDwarf() && located.dwarf->contents().debugLine;
+    const bool completeDwarf = !options.symbolTablesOnly && located.dwarf && located.dwarf->contents().readableDwarf() && located.dwarf->contents().debugLine;
     if (!completeDwarf && looksLikeGoBinary(*located.binary)) {
         auto go = GoEngine::open(located.binary, options);
         if (go)
@@ -56,6 +55,8 @@ model::Result<std::unique_ptr<SymbolizerEngine>> openEngine(const LocateResult& 
     ModuleFiles files { located.binary, located.dwarf, located.symbols, located.symbolKind, located.supplementary,
         located.dynamicSymbols };
     DwarfEngine::Options so;
+    // Symbol tables only, unless there are none (the DWARF then names the frames).
+    so.readDwarf = !(options.symbolTablesOnly && (files.symbols || files.dynamicSymbols));
     so.demangle = options.demangle;
     so.namePltStubs = options.namePltStubs;
     so.maxWarnings = options.maxWarnings;

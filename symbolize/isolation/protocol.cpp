@@ -64,6 +64,7 @@ std::string encodeOpen(const LocateResult& r, const EngineOptions& options)
     w.u8(options.demangle);
     w.u8(options.elideGoWrappers);
     w.u8(options.namePltStubs);
+    w.u8(options.symbolTablesOnly);
     w.u32(static_cast<uint32_t>(options.maxWarnings));
     w.u8(uint8_t(r.status));
     w.u8(uint8_t(r.source));
@@ -103,6 +104,7 @@ model::Status decodeOpen(std::string_view payload, LocateResult& r, EngineOption
     options.demangle = in.u8() != 0;
     options.elideGoWrappers = in.u8() != 0;
     options.namePltStubs = in.u8() != 0;
+    options.symbolTablesOnly = in.u8() != 0;
     options.maxWarnings = in.u32();
     r.status = LocateStatus(in.u8());
     r.source = DebugSource(in.u8());

@@ -34,7 +34,7 @@ namespace symflame::symbolize::protocol {
 enum MessageType : uint32_t { Open = 1, Lookup = 2, Opened = 3, Answers = 4 };
 
 /// Sent first in Open; a worker of another build refuses to work.
-constexpr uint32_t kProtocolVersion = 4;
+constexpr uint32_t kProtocolVersion = 5;
 /// A worker's message longer than this is taken for garbage (a batch's answers are far smaller).
 constexpr uint32_t kMaxReply = 512u << 20;
 /// u32 type, u32 payload length.

@@ -712,7 +712,8 @@ Result<SymbolizeReport> SymbolizationPass::run(Profile& p, model::Progress* prog
             JobResult& r = results[j];
             if (r.located.status != LocateStatus::Found || !r.error.empty())
                 continue;
-            keys[j] = AnswerCache::keyOf(r.located);
+            if (!m_options.symbolTablesOnly) // names alone must not answer a later full pass
+                keys[j] = AnswerCache::keyOf(r.located);
             if (keys[j].empty()) {
                 modules.push_back(LookupModule { &r.located, r.unique });
                 jobOfModule.push_back(j);
@@ -736,6 +737,7 @@ Result<SymbolizeReport> SymbolizationPass::run(Profile& p, model::Progress* prog
         lo.module.demangle = m_options.demangle;
         lo.module.elideGoWrappers = m_options.elideGoWrappers;
         lo.module.namePltStubs = true; // a frame in a stub reads "[plt]", not the symbol before it
+        lo.module.symbolTablesOnly = m_options.symbolTablesOnly;
         lo.module.isolation = m_options.isolation;
         lo.threads = nThreads;
         if (progress)

@@ -54,6 +54,11 @@ struct SymbolizeOptions {
     /// Once frames are named: put the stacks that reach no thread root under a "[truncated]"
     /// root frame (model::markTruncatedStacks; perf.data unwound by frame pointers only).
     bool markTruncatedStacks = true;
+    /// Triage (`symflame info`): locate every binary and its debug info as usual, but name the
+    /// frames from symbol tables (and gopclntab) without reading the DWARF found
+    /// (EngineOptions::symbolTablesOnly). The report says where the debug info is and what it
+    /// holds; the profile gets names without lines. Answers are not cached for later passes.
+    bool symbolTablesOnly = false;
 };
 
 struct MappingReport {

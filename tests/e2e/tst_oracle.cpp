@@ -1037,6 +1037,26 @@ private slots:
         }
         QVERIFY2(error.isEmpty(), qPrintable(error));
         QCOMPARE(mappings, expectedMappings);
+
+        // The binaries table: info's triage (symbol tables, the DWARF located but not read) says
+        // what a full symbolization (--symbolize) says of every binary.
+        RUN_SYMFLAME(full, QStringLiteral("info"), path, QStringLiteral("--json"), QStringLiteral("--symbolize"));
+        const auto rowsOf = [](const QByteArray& json) {
+            QStringList rows;
+            for (const QJsonValue& v : QJsonDocument::fromJson(json).object().value(QLatin1String("binaries")).toArray()) {
+                const QJsonObject b = v.toObject();
+                QStringList fields;
+                for (const char* key : { "name", "build_id", "status", "reason", "source", "debug_path" })
+                    fields << b.value(QLatin1String(key)).toString();
+                for (const char* key : { "self", "total", "locations", "symbolized" })
+                    fields << QString::number(b.value(QLatin1String(key)).toInteger());
+                rows << fields.join(QLatin1Char('|'));
+            }
+            return rows;
+        };
+        const QStringList triageRows = rowsOf(ours.out);
+        QVERIFY(!triageRows.isEmpty());
+        QCOMPARE(triageRows, rowsOf(full.out));
     }
 };
 

@@ -19,6 +19,9 @@
 #include "symprofilehelpers.h"
 
 #include <QDir>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QElapsedTimer>
 #include <QProcess>
 #include <QTemporaryDir>
@@ -536,9 +539,10 @@ private slots:
         QVERIFY2(!lines[1].contains("debug info reader"), qPrintable(lines[1]));
         QVERIFY(!lines[1].endsWith(" 0/" + lines[1].section('/', -1)));
 
-        // info symbolizes a copy to show the binaries: the crasher's row says why it has no names.
+        // info --symbolize symbolizes a copy to show the binaries: the crasher's row says why it
+        // has no names. (Plain info's triage reads symbol tables, not the DWARF: see below.)
         QProcess info;
-        info.start(SYMFLAME_EXECUTABLE, { "info", in, "--isolate=all" });
+        info.start(SYMFLAME_EXECUTABLE, { "info", in, "--isolate=all", "--symbolize" });
         QVERIFY(info.waitForFinished(120000));
         QCOMPARE(info.exitStatus(), QProcess::NormalExit);
         QCOMPARE(info.exitCode(), 0);
@@ -547,6 +551,24 @@ private slots:
                 && infoText.contains(
                     QStringLiteral(" on %1; other binaries unaffected").arg(QString::fromStdString(deepDies()))),
             qPrintable(infoText));
+
+        // Plain info triages: the DWARF is located, not read, so the crasher is never opened and
+        // its frames are named from its symbol table.
+        QProcess triage;
+        triage.start(SYMFLAME_EXECUTABLE, { "info", in, "--isolate=all", "--json" });
+        QVERIFY(triage.waitForFinished(120000));
+        QCOMPARE(triage.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(triage.exitCode(), 0);
+        const QByteArray triageJson = triage.readAllStandardOutput();
+        QVERIFY2(!triageJson.contains("debug info reader"), triageJson.constData());
+        const QJsonArray rows = QJsonDocument::fromJson(triageJson).object().value("binaries").toArray();
+        QCOMPARE(rows.size(), 2);
+        for (const QJsonValue& v : rows) {
+            const QJsonObject row = v.toObject();
+            QCOMPARE(row.value("status").toString(), QStringLiteral("symbolized"));
+            QCOMPARE(row.value("source").toString(), QStringLiteral("dwarf in binary"));
+            QCOMPARE(row.value("symbolized").toInteger(), row.value("locations").toInteger());
+        }
 
         QProcess bad;
         bad.start(SYMFLAME_EXECUTABLE, { "symbolize", in, "-o", out, "--isolate=some" });
