@@ -10,12 +10,17 @@
 #include "symbolize/js/sourcemapresolver.h"
 #include "symbolize/locate/debuginfodclient.h"
 #include "symbolize/locate/sourcefiles.h"
+#include "symbolize/object/addressnormalizer.h"
+#include "symbolize/object/elffile.h"
+#include "symbolize/pass/sourcecheck.h"
 #include "symbolize/pass/symbolizationpass.h"
 
 #include <cstdio>
 #include <iterator>
 #include <memory>
+#include <optional>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace symflame::app {
 
@@ -29,6 +34,37 @@ bool needsSymbolization(const model::Profile& p)
         if (loc.status == model::FrameStatus::BinaryOnly || symbolize::isMappableJavaScriptFrame(p, loc))
             return true;
     return false;
+}
+
+// The binary, debug file and ELF address of a function's first location, for the check that its
+// source file is the one built: from this run's symbolization report when there is one, else the
+// mapping's recorded file when it is on this machine.
+symbolize::SourceBuild sourceBuildOf(
+    const model::Profile& p, const model::FunctionLines& f, const symbolize::SymbolizeReport* report)
+{
+    symbolize::SourceBuild build;
+    if (!f.location.valid() || f.location.index() >= p.locations.size())
+        return build;
+    const model::Location& loc = p.locations[f.location.index()];
+    if (!loc.mapping.valid() || loc.mapping.index() >= p.mappings.size())
+        return build;
+    const model::Mapping& m = p.mappings[loc.mapping.index()];
+    build.binary = std::string(p.str(m.file));
+    if (report && loc.mapping.index() < report->mappings.size()) {
+        const symbolize::MappingReport& r = report->mappings[loc.mapping.index()];
+        if (!r.binaryPath.empty())
+            build.binary = r.binaryPath;
+        build.debugFile = r.debugPath;
+    }
+    auto elf = symbolize::ElfFile::open(build.binary);
+    if (!elf)
+        return symbolize::SourceBuild {};
+    if (build.debugFile.empty())
+        build.debugFile = build.binary;
+    const auto normalizer = symbolize::AddressNormalizer::create(
+        **elf, { m.start, m.limit, m.offset, m.has(model::Mapping::ElfAddresses) });
+    build.address = normalizer ? normalizer->toElfAddress(loc.address) : loc.address;
+    return build;
 }
 
 } // namespace
@@ -109,6 +145,7 @@ int runSourceCommand(int argc, char** argv)
     if (!type)
         return rc;
     symbolize::SourceMapReport sourceMaps; // the JavaScript frames' maps: their sourcesContent
+    std::optional<symbolize::SymbolizeReport> symbolized;
     if (needsSymbolization(profile)) {
         auto report = [&] {
             StderrProgress progress("source");
@@ -117,6 +154,7 @@ int runSourceCommand(int argc, char** argv)
         if (!report)
             return inputError(path, report.error().message);
         sourceMaps = std::move(report->sourceMaps);
+        symbolized = std::move(report).value();
     }
     auto lines = model::sourceLines(profile, *type, pattern);
     if (!lines)
@@ -144,10 +182,27 @@ int runSourceCommand(int argc, char** argv)
             result.files.push_back(javaScript ? symbolize::findOriginalSource(f.file, sourceMaps, search, script)
                                               : symbolize::findSourceFile(f.file, search, f.buildId));
         }
-        result.functions.push_back({ std::move(f), it->second, javaScript });
+        // A file that changed since the build: said once per file (JSON: per function).
+        std::string warning;
+        if (const symbolize::SourceFile& file = result.files[it->second]; file.found()) {
+            int64_t lastLine = 0;
+            for (const model::LineCost& l : f.lines)
+                lastLine = std::max(lastLine, l.line);
+            const symbolize::SourceBuild build
+                = javaScript ? symbolize::SourceBuild {} : sourceBuildOf(profile, f, symbolized ? &*symbolized : nullptr);
+            warning = symbolize::sourceChangeWarning(file, f.file, lastLine, build);
+        }
+        result.functions.push_back({ std::move(f), it->second, javaScript, std::move(warning) });
+    }
+    const bool json = args->has("json");
+    if (!json) {
+        std::unordered_set<std::string> said;
+        for (const SourceResult::Function& fn : result.functions)
+            if (!fn.warning.empty() && said.insert(fn.warning).second)
+                std::fprintf(stderr, "symflame: warning: %s\n", fn.warning.c_str());
     }
     Output out;
-    if (args->has("json"))
+    if (json)
         printSourceJson(out, result);
     else
         printSourceText(out, result);

@@ -24,7 +24,7 @@ command -v go >/dev/null 2>&1 || { echo "$0: go not found" >&2; exit 1; }
 addr2line=$(go env GOTOOLDIR)/addr2line
 
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+trap '[ -n "${KEEP:-}" ] || rm -rf "$work"' EXIT
 
 # The go command from GOROOT's sources, with its symbol table (for the PCs) and stripped (read).
 export GOCACHE="$build/bench/gocache" GOPROXY=off GOFLAGS= GOTOOLCHAIN=local CGO_ENABLED=0

@@ -21,7 +21,6 @@
 
 #include <algorithm>
 
-#include <sys/stat.h>
 
 namespace symflame::ui {
 
@@ -101,24 +100,10 @@ SourceContent loadSourceContent(const model::Profile& profile, size_t sampleType
         int64_t lastLine = 0;
         for (const model::LineCost& l : c.lines->lines)
             lastLine = std::max(lastLine, l.line);
-        struct stat st {};
-        if (lastLine > int64_t(c.file.lines.size())) {
-            c.sourceWarning = "the debug info names line " + std::to_string(lastLine) + " of " + c.file.path + ", which has "
-                + std::to_string(c.file.lines.size()) + ": it changed since the build";
-        } else if (const symbolize::SourceMd5Check md5 = c.file.origin.empty() && !c.disassembly.empty()
-                       ? symbolize::checkSourceMd5(c.disassembly.front().binary, c.disassembly.front().start, c.lines->file, c.file.path)
-                       : symbolize::SourceMd5Check {};
-                   md5.recorded) {
-            // DWARF 5 records the file's MD5: that decides, whatever the file's time.
-            if (!md5.matches)
-                c.sourceWarning = c.file.path + ": its MD5 (" + md5.fileMd5 + ") differs from the debug info's ("
-                    + md5.recordedMd5 + "): it is not the file " + std::string(model::baseName(c.disassembly.front().binary))
-                    + " was built from";
-        } else if (c.file.origin.empty() && !c.disassembly.empty() && ::stat(c.disassembly.front().binary.c_str(), &st) == 0
-            && c.file.mtime > int64_t(st.st_mtime)) {
-            c.sourceWarning = c.file.path + " was modified after " + std::string(model::baseName(c.disassembly.front().binary))
-                + " was built: its lines may not be the ones measured";
-        }
+        symbolize::SourceBuild build;
+        if (!c.disassembly.empty())
+            build = { c.disassembly.front().binary, c.disassembly.front().binary, c.disassembly.front().start };
+        c.sourceWarning = symbolize::sourceChangeWarning(c.file, c.lines->file, lastLine, build);
     }
     if (!c.lines && c.disassembly.empty())
         c.error = "the profile has no source lines for " + function + ", and no binary of it with its code was found";

@@ -70,6 +70,8 @@ void printSourceJson(Output& out, const SourceResult& result)
             source["from"] = file.origin.empty() ? "file" : "sourcesContent";
             if (!file.origin.empty())
                 source["origin"] = file.origin;
+            if (!fn.warning.empty())
+                source["warning"] = fn.warning;
         }
         functions.push_back({ { "name", f.name }, { "file", f.file }, { "start_line", f.startLine },
             { "flat", f.flat }, { "cum", f.cum }, { "flat_sum", f.flatSum }, { "cum_sum", f.cumSum },

@@ -17,6 +17,8 @@ struct SourceResult {
         model::FunctionLines lines;
         size_t file; ///< index into files
         bool javaScript = false; ///< a JavaScript frame: its source through the source map
+        /// Why the file found may not be the text measured (symbolize::sourceChangeWarning), or empty.
+        std::string warning;
     };
     std::vector<Function> functions;
     std::vector<symbolize::SourceFile> files;

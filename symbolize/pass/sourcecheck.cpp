@@ -1,5 +1,6 @@
 #include "symbolize/pass/sourcecheck.h"
 
+#include "model/core/frameformat.h"
 #include "model/core/hex.h"
 #include "model/io/md5.h"
 
@@ -12,6 +13,8 @@
 
 #include <filesystem>
 #include <optional>
+
+#include <sys/stat.h>
 
 namespace symflame::symbolize {
 
@@ -71,6 +74,30 @@ SourceMd5Check checkSourceMd5(
     c.fileMd5 = model::hexBytes(*file);
     c.matches = *recorded == *file;
     return c;
+}
+
+std::string sourceChangeWarning(
+    const SourceFile& file, const std::string& recordedPath, int64_t lastLine, const SourceBuild& build)
+{
+    if (!file.found())
+        return {};
+    if (lastLine > int64_t(file.lines.size()))
+        return "the debug info names line " + std::to_string(lastLine) + " of " + file.path + ", which has "
+            + std::to_string(file.lines.size()) + ": it changed since the build";
+    if (!file.origin.empty()) // a source map's text: no build to compare it with
+        return {};
+    const std::string binaryName(model::baseName(build.binary.empty() ? build.debugFile : build.binary));
+    if (!build.debugFile.empty()) {
+        const SourceMd5Check md5 = checkSourceMd5(build.debugFile, build.address, recordedPath, file.path);
+        if (md5.recorded)
+            return md5.matches ? std::string()
+                               : file.path + ": its MD5 (" + md5.fileMd5 + ") differs from the debug info's ("
+                    + md5.recordedMd5 + "): it is not the file " + binaryName + " was built from";
+    }
+    struct stat st {};
+    if (!build.binary.empty() && ::stat(build.binary.c_str(), &st) == 0 && file.mtime > int64_t(st.st_mtime))
+        return file.path + " was modified after " + binaryName + " was built: its lines may not be the ones measured";
+    return {};
 }
 
 } // namespace symflame::symbolize

@@ -2,6 +2,8 @@
 // MD5 its DWARF 5 line tables record for it (DW_LNCT_MD5; clang writes it, gcc 12 does not).
 #pragma once
 
+#include "symbolize/locate/sourcefiles.h"
+
 #include <cstdint>
 #include <string>
 
@@ -21,5 +23,21 @@ struct SourceMd5Check {
 /// (DWARF 4, gcc, another file, no unit there): recorded is false.
 SourceMd5Check checkSourceMd5(
     const std::string& debugFile, uint64_t address, const std::string& recordedPath, const std::string& localPath);
+
+/// Where the debug info and binary of a function shown with its source are (for
+/// sourceChangeWarning); empty paths for what is unknown.
+struct SourceBuild {
+    std::string binary; ///< the binary file (its mtime is the build's time)
+    std::string debugFile; ///< the file holding its DWARF (the binary, or a separate debug file)
+    uint64_t address = 0; ///< an ELF virtual address in the function's code (its compile unit)
+};
+
+/// Why the source file found for a function may not be the text that was measured, or empty:
+/// it is shorter than the last line the debug info names; its MD5 is not the one a DWARF 5 line
+/// table records for it (that decides when recorded, whatever the file's time); or, with no MD5
+/// recorded, it was modified after the binary. recordedPath is the file as the debug info names
+/// it, lastLine the highest line with a cost. Source-map text (file.origin) gets the first check only.
+std::string sourceChangeWarning(
+    const SourceFile& file, const std::string& recordedPath, int64_t lastLine, const SourceBuild& build);
 
 } // namespace symflame::symbolize

@@ -16,6 +16,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QProcess>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -24,6 +25,7 @@
 
 #include <map>
 #include <set>
+#include <tuple>
 
 using namespace symflame;
 using symflame::testing::ProcessResult;
@@ -229,6 +231,68 @@ private slots:
         const ProcessResult text = runSymflame(QStringList { "source", fixtures::inlineTwoProfile, "scramble" } + options);
         QVERIFY2(text.ok(), text.err.constData());
         QVERIFY2(text.out.contains(":    x ^= x >> 29;\n"), text.out.constData());
+    }
+
+    // A source file that changed since the build is said (stderr; JSON's source.warning), as the
+    // source view says it: modified after the binary (inlinetwo, gcc: no MD5 recorded); with
+    // DWARF 5's MD5 (dwarf5md5, clang), the checksum decides: a copy touched now but equal gets
+    // nothing, one byte changed with size and time kept gets the MD5 warning.
+    void changedSource()
+    {
+        const auto run = [](const QString& profile, const QString& pattern, const QString& dir) {
+            const ProcessResult text = runSymflame({ "source", profile, pattern, "--source-dir", dir });
+            const ProcessResult json = runSymflame({ "source", profile, pattern, "--source-dir", dir, "--json" });
+            QString warning;
+            for (const QJsonValue& f : QJsonDocument::fromJson(json.out).object().value("functions").toArray())
+                if (const QString w = f.toObject().value("source").toObject().value("warning").toString(); !w.isEmpty())
+                    warning = w;
+            return std::make_tuple(text.ok() && json.ok(), QString::fromUtf8(text.err), warning);
+        };
+        const auto [ok, err, warning] = run(fixtures::inlineTwoProfile, "scramble", fixtures::inlineTwoSourceDir);
+        QVERIFY(ok);
+        QVERIFY2(!err.contains("warning"), qPrintable(err));
+        QVERIFY2(warning.isEmpty(), qPrintable(warning));
+
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        QVERIFY(QFile::copy(QString::fromUtf8(fixtures::inlineTwoSourceDir) + "/main.cpp", dir.filePath("main.cpp")));
+        QFile edited(dir.filePath("main.cpp")); // written now, after the build
+        QVERIFY(edited.open(QIODevice::Append));
+        edited.write("// edited\n");
+        edited.close();
+        const auto [ok2, err2, warning2] = run(fixtures::inlineTwoProfile, "scramble", dir.path());
+        QVERIFY(ok2);
+        const QString expected = dir.filePath("main.cpp") + " was modified after inlinetwo was built";
+        QVERIFY2(err2.contains("symflame: warning: " + expected), qPrintable(err2));
+        QCOMPARE(err2.count("warning:"), 1); // once per file, not per function
+        QVERIFY2(warning2.startsWith(expected), qPrintable(warning2));
+
+        const QString source = QString::fromUtf8(fixtures::dwarf5Md5SourceDir) + "/main.c";
+        QTemporaryDir md5Dir;
+        QVERIFY(md5Dir.isValid());
+        const QString copy = md5Dir.filePath("main.c");
+        QVERIFY(QFile::copy(source, copy));
+        QVERIFY(QProcess::execute(QStringLiteral("touch"), { copy }) == 0); // newer, same bytes
+        const auto [ok3, err3, warning3] = run(fixtures::dwarf5Md5Profile, "mix", md5Dir.path());
+        QVERIFY(ok3);
+        QVERIFY2(warning3.isEmpty() && !err3.contains("warning"), qPrintable(err3 + warning3));
+        QFile f(copy);
+        QVERIFY(f.open(QIODevice::ReadWrite));
+        QByteArray bytes = f.readAll();
+        const qsizetype at = bytes.indexOf("h ^= h >> 29;");
+        QVERIFY(at > 0);
+        bytes[at + 11] = '8';
+        QVERIFY(f.seek(0) && f.write(bytes) == bytes.size());
+        f.close();
+        QVERIFY(QProcess::execute(QStringLiteral("touch"), { QStringLiteral("-r"), source, copy }) == 0);
+        QProcess md5sum;
+        md5sum.start(QStringLiteral("md5sum"), { source });
+        QVERIFY(md5sum.waitForFinished(10000));
+        const QString recorded = QString::fromUtf8(md5sum.readAllStandardOutput().left(32));
+        const auto [ok4, err4, warning4] = run(fixtures::dwarf5Md5Profile, "mix", md5Dir.path());
+        QVERIFY(ok4);
+        QVERIFY2(warning4.contains("differs from the debug info's (" + recorded + ")"), qPrintable(warning4));
+        QVERIFY2(err4.contains("differs from the debug info's (" + recorded + ")"), qPrintable(err4));
     }
 
     // A source file that is not on this machine comes from a debuginfod server, by the
