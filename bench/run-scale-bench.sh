@@ -57,10 +57,26 @@ awk '{ printf "  whole run: %.2f s wall, %.2f s CPU, peak %.0f MB\n", $1, $2 + $
 
 z=$(timed zcat zcat "$profile")
 t=$(timed top "$symflame" top "$profile" -n 20)
+p="pprof 0 0 0"
 if [ -z "${SKIP_PPROF:-}" ]; then
-    p=$(timed pprof go tool pprof -top -nodecount=20 "$profile")
-else
-    p="pprof 0 0 0"
+    # pprof may want more memory than the machine has (pprof #936): stopped when less than
+    # 2 GB is left available, and said so.
+    /usr/bin/time -f '%e %U %S %M' -o "$work/tp" go tool pprof -top -nodecount=20 "$profile" > "$work/out.pprof" 2>/dev/null &
+    pid=$!
+    killed=
+    while kill -0 "$pid" 2>/dev/null; do
+        sleep 2
+        if [ "$(awk '/^MemAvailable:/ { print int($2 / 1024) }' /proc/meminfo)" -lt 2048 ]; then
+            pkill -f "pprof -top -nodecount=20 $profile" || true
+            killed=1
+        fi
+    done
+    wait "$pid" 2>/dev/null || true
+    if [ -n "$killed" ]; then
+        tail -n 1 "$work/tp" | awk '{ printf "go tool pprof -top: stopped after %.0f s at %.0f MB resident, less than 2 GB left on the machine\n", $1, $4 / 1024 }'
+    else
+        p=$(awk '{ printf "pprof %s %.2f %s\n", $1, $2 + $3, $4 }' "$work/tp")
+    fi
 fi
 echo "$z" "$t" "$p" | awk '{
     printf "zcat (inflate only)   %7.2f s wall %7.2f s CPU  %6.0f MB\n", $2, $3, $4 / 1024
