@@ -6,6 +6,7 @@
 #include <re2/re2.h>
 
 #include <algorithm>
+#include <functional>
 #include <memory>
 
 namespace symflame::model {
@@ -85,8 +86,36 @@ SearchStats searchStats(const CallTree& tree, const std::vector<uint8_t>& symbol
         if (!parentCovered)
             stats.value += n.total;
     }
-    std::stable_sort(stats.nodes.begin(), stats.nodes.end(),
-        [&](NodeId a, NodeId b) { return tree.node(a).total > tree.node(b).total; });
+    const auto largerTotal = [&](NodeId a, NodeId b) { return tree.node(a).total > tree.node(b).total; };
+    constexpr size_t k = SearchStats::kOrderedMatches;
+    if (stats.nodes.size() <= k) {
+        std::stable_sort(stats.nodes.begin(), stats.nodes.end(), largerTotal);
+        return stats;
+    }
+    // The k-th largest total, then the nodes above it and as many equal to it as fit, in tree
+    // order, sorted; the rest follow in tree order.
+    std::vector<int64_t> totals(stats.nodes.size());
+    for (size_t i = 0; i < totals.size(); ++i)
+        totals[i] = tree.node(stats.nodes[i]).total;
+    std::nth_element(totals.begin(), totals.begin() + std::ptrdiff_t(k - 1), totals.end(), std::greater<>());
+    const int64_t threshold = totals[k - 1];
+    size_t above = 0;
+    for (NodeId n : stats.nodes)
+        above += tree.node(n).total > threshold;
+    size_t equalTaken = 0;
+    std::vector<NodeId> ordered, rest;
+    ordered.reserve(k);
+    rest.reserve(stats.nodes.size() - k);
+    for (NodeId n : stats.nodes) {
+        const int64_t t = tree.node(n).total;
+        if (t > threshold || (t == threshold && above + equalTaken < k && ++equalTaken))
+            ordered.push_back(n);
+        else
+            rest.push_back(n);
+    }
+    std::stable_sort(ordered.begin(), ordered.end(), largerTotal);
+    ordered.insert(ordered.end(), rest.begin(), rest.end());
+    stats.nodes = std::move(ordered);
     return stats;
 }
 

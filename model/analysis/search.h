@@ -28,7 +28,11 @@ Result<std::vector<uint8_t>> matchSymbols(const Profile& profile, const SymbolTa
 struct SearchStats {
     size_t frames = 0;   ///< nodes of the tree whose symbol matches
     int64_t value = 0;   ///< value of the samples with at least one matching frame
-    std::vector<NodeId> nodes; ///< the matching nodes, the largest total first
+    /// The matching nodes: the kOrderedMatches largest totals first, largest first (equal totals
+    /// in tree order), then the others in tree order (breadth-first). Stepping through matches
+    /// visits the hottest first; a short pattern matching millions of nodes is not sorted whole.
+    std::vector<NodeId> nodes;
+    static constexpr size_t kOrderedMatches = 4096;
 };
 
 /// What the matches amount to in tree.

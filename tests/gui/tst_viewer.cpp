@@ -235,6 +235,40 @@ private slots:
             (QStringList { "total=6", "x=6", " a=3", "  main=3", " b=2", "  main=2", " x=1", "  main=1" }));
     }
 
+    // A pattern matching more nodes than SearchStats::kOrderedMatches: the largest ones first,
+    // in order (ties in tree order), then every other match in tree order; none lost.
+    void searchManyMatches()
+    {
+        QByteArray folded;
+        // 3 x 3000 stacks "main;gN;fM" with values 1..: 9000 "f" nodes, 3000 "g" nodes, many ties.
+        for (int g = 0; g < 3; ++g)
+            for (int f = 0; f < 3000; ++f)
+                folded += "main;g" + QByteArray::number(g) + ";f" + QByteArray::number(f) + ' '
+                    + QByteArray::number(1 + (f * 7 + g) % 500) + '\n';
+        const Profile p = profileFromFolded(folded);
+        const SymbolTable symbols = SymbolTable::build(p);
+        const CallTree tree = CallTree::build(p, symbols, 0);
+        auto m = matchSymbols(p, symbols, SearchQuery { "f", false, false });
+        QVERIFY(m);
+        const SearchStats st = searchStats(tree, *m);
+        QCOMPARE(st.frames, size_t(9000));
+        QCOMPARE(st.nodes.size(), size_t(9000));
+        // The oracle: every match in tree order, stable-sorted by total.
+        std::vector<NodeId> all;
+        for (size_t i = 1; i < tree.size(); ++i)
+            if ((*m)[tree.node(NodeId(i)).symbol.index()] && tree.node(NodeId(i)).total > 0)
+                all.push_back(NodeId(i));
+        QCOMPARE(all.size(), size_t(9000));
+        std::vector<NodeId> sorted = all;
+        std::stable_sort(sorted.begin(), sorted.end(),
+            [&](NodeId a, NodeId b) { return tree.node(a).total > tree.node(b).total; });
+        const size_t k = SearchStats::kOrderedMatches;
+        QVERIFY(std::equal(st.nodes.begin(), st.nodes.begin() + k, sorted.begin()));
+        std::vector<NodeId> rest(sorted.begin() + k, sorted.end());
+        std::sort(rest.begin(), rest.end(), [](NodeId a, NodeId b) { return a.index() < b.index(); });
+        QVERIFY(std::equal(st.nodes.begin() + k, st.nodes.end(), rest.begin(), rest.end()));
+    }
+
     void searchMatchesAndStats()
     {
         const Profile p = profileFromFolded(kSmall);
