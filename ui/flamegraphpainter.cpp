@@ -504,11 +504,24 @@ std::vector<FlameGraphPainter::LegendEntry> FlameGraphPainter::legend(bool dark)
         return out;
     }
     const SymbolTable& symbols = *m_snapshot->symbols;
+    // Group frames and the "[truncated]" root are drawn alike in every scheme (nodeColor): they
+    // get entries of their own, not their scheme's ("(no binary)", "label").
+    const QString groupKey = QStringLiteral("group frames (Group by)");
+    const QString truncatedKey = QString::fromUtf8(kTruncatedFrameName.data(), qsizetype(kTruncatedFrameName.size()))
+        + QStringLiteral(" (stacks that reach no thread root)");
     std::vector<std::pair<QString, SymbolId>> keyed;
     keyed.reserve(symbols.size());
     for (size_t i = 0; i < symbols.size(); ++i) {
         const SymbolId id(i);
         QString key;
+        if (m_labelNames.count(id.value)) {
+            keyed.emplace_back(groupKey, id);
+            continue;
+        }
+        if (isTruncatedFrame(*m_snapshot->profile, symbols.symbol(id).exemplar)) {
+            keyed.emplace_back(truncatedKey, id);
+            continue;
+        }
         switch (m_scheme) {
         case ColorScheme::Name:
         case ColorScheme::Diff:
@@ -532,6 +545,12 @@ std::vector<FlameGraphPainter::LegendEntry> FlameGraphPainter::legend(bool dark)
         if (out.empty() || out.back().label != key) {
             LegendEntry e;
             e.label = key;
+            if (key == groupKey || key == truncatedKey) {
+                e.color = kindColor(FrameKind::Label, dark);
+                out.push_back(std::move(e));
+                out.back().symbols.push_back(id);
+                continue;
+            }
             switch (m_scheme) {
             case ColorScheme::Name:
             case ColorScheme::Diff:

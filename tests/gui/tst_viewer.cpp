@@ -1125,6 +1125,30 @@ private slots:
         QVERIFY2(!roots.contains("fp_leaf"), qPrintable(roots.join(", ")));
         saveShot(window.grab().toImage(), QStringLiteral("truncated-notice.png"));
 
+        // Colored by binary, the legend has the "[truncated]" root's own entry, in its color (it
+        // is drawn alike in every scheme), not under "(no binary)".
+        NodeId truncatedRoot;
+        for (NodeId c : snap->tree->children(snap->tree->root()))
+            if (snap->symbols->displayName(snap->tree->node(c).symbol) == "[truncated]")
+                truncatedRoot = c;
+        const auto scheme = window.flameGraph()->painter().colorScheme();
+        window.flameGraph()->setColorScheme(ui::FlameGraphPainter::ColorScheme::Binary);
+        const auto& painter = window.flameGraph()->painter();
+        bool ownEntry = false;
+        for (const auto& e : painter.legend(false)) {
+            const bool holds = std::find(e.symbols.begin(), e.symbols.end(), snap->tree->node(truncatedRoot).symbol) != e.symbols.end();
+            if (e.label.startsWith("[truncated]")) {
+                QVERIFY(holds);
+                QCOMPARE(e.symbols.size(), size_t(1));
+                QCOMPARE(e.color, painter.nodeColor(truncatedRoot, false));
+                ownEntry = true;
+            } else {
+                QVERIFY2(!holds, qPrintable(e.label));
+            }
+        }
+        QVERIFY(ownEntry);
+        window.flameGraph()->setColorScheme(scheme);
+
         // The action finds the frame; closing hides the notice.
         notice->actionButton()->click();
         QTRY_VERIFY(!window.searchResultText().isEmpty());
