@@ -17,6 +17,7 @@
 #include "model/core/frameformat.h"
 #include "model/io/profileio.h"
 #include "symbolize/pass/binarytriage.h"
+#include "symbolize/pass/dwarfunwinder.h"
 #include "symbolize/pass/symbolizationpass.h"
 
 #include <algorithm>
@@ -407,6 +408,7 @@ int runHeadlessCommand(std::string_view command, int argc, char** argv)
     LoadOptions options;
     if (!parseProfileOption(*args, &options.profileIndex, &error))
         return usageError(std::string(command) + ": " + error);
+    options.perfUnwinder = symbolize::dwarfUnwinderFactory();
 
     if (command == "info") {
         symbolize::SymbolizeOptions symOptions;
@@ -436,6 +438,7 @@ int runHeadlessCommand(std::string_view command, int argc, char** argv)
                 symOptions.locator.pathMaps.push_back(std::move(map).value());
             }
         }
+        options.perfUnwinder = symbolize::dwarfUnwinderFactory(symOptions.locator);
         return runInfo(path, options, args->has("json"), symOptions);
     }
     if (command == "top") {

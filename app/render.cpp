@@ -11,6 +11,7 @@
 #include "model/core/frameformat.h"
 #include "model/io/profileio.h"
 #include "model/analysis/search.h"
+#include "symbolize/pass/dwarfunwinder.h"
 #include "ui/flameexport.h"
 #include "ui/flamegraphpainter.h"
 
@@ -131,6 +132,7 @@ int runRender(char* argv0, int argc, char** argv)
     LoadOptions loadOptions;
     if (!parseProfileOption(*args, &loadOptions.profileIndex, &error))
         return usageError("render: " + error);
+    loadOptions.perfUnwinder = symbolize::dwarfUnwinderFactory();
     // A comparison's BASE is read while NEW is (inflating is serial: the other core reads it).
     std::future<Result<Profile>> baseLoad;
     if (const auto basePath = args->value("diff-base"))

@@ -9,6 +9,7 @@
 #include "app/output.h"
 #include "app/printers/reportprinter.h"
 #include "model/io/profileio.h"
+#include "symbolize/pass/dwarfunwinder.h"
 #include "symbolize/pass/symbolizationpass.h"
 
 #include <cstdio>
@@ -115,6 +116,7 @@ int runSymbolizeCommand(int argc, char** argv)
         return inputError(*outPath, "refusing to overwrite the input file");
 
     model::ProfileFormat inFormat = model::ProfileFormat::Unknown;
+    loadOptions.perfUnwinder = symbolize::dwarfUnwinderFactory(options.locator);
     auto loaded = model::loadProfile(inPath, loadOptions, nullptr, &inFormat);
     if (!loaded) {
         const model::Error& e = loaded.error();

@@ -2,6 +2,7 @@
 #include "ui/profilesnapshot.h"
 
 #include "model/io/profileio.h"
+#include "symbolize/pass/dwarfunwinder.h"
 
 #include <algorithm>
 #include <cmath>
@@ -143,6 +144,7 @@ Result<std::shared_ptr<const ProfileSnapshot>> loadSnapshot(
         stage.setStage("reading");
         LoadOptions options;
         options.profileIndex = profileIndex;
+        options.perfUnwinder = symbolize::dwarfUnwinderFactory();
         auto loaded = loadProfile(path, options, &stage, &format);
         if (!loaded) {
             if (stage.isCancelled())

@@ -263,9 +263,12 @@ Result<Profile> loadProfile(
         return profile;
     }
     case ProfileFormat::PerfData: {
+        std::unique_ptr<PerfStackUnwinder> unwinder;
+        if (options.perfUnwinder)
+            unwinder = options.perfUnwinder();
         if (progress)
-            progress->setStage("reading perf.data");
-        auto profile = readPerfData(raw);
+            progress->setStage(unwinder ? "reading perf.data, unwinding stacks" : "reading perf.data");
+        auto profile = readPerfData(raw, nullptr, unwinder.get());
         if (!profile)
             return profile.error().withPath(path);
         return profile;

@@ -5,6 +5,7 @@
 #include "model/core/profile.h"
 #include "model/core/progress.h"
 #include "model/core/result.h"
+#include "model/io/perf/perfunwinder.h"
 #include "model/io/zstd.h"
 
 #include <span>
@@ -35,6 +36,9 @@ struct LoadOptions {
     DecompressLimits limits;
     /// For files that hold several profiles (OTLP): which one, from 0; none: all, merged.
     std::optional<size_t> profileIndex;
+    /// perf.data recorded with `--call-graph dwarf`: makes the unwinder of its user stacks
+    /// (symbolize's libdwfl one in the CLI and the viewer); none: perf's callchains as recorded.
+    PerfStackUnwinderFactory perfUnwinder;
 };
 
 /// Guesses the format from the first bytes (after gunzip or unzstd when compressed).

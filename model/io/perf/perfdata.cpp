@@ -79,7 +79,9 @@ enum : unsigned {
 };
 constexpr uint16_t kMiscCpuModeMask = 7;
 constexpr uint16_t kMiscKernel = 1;
+constexpr uint16_t kMiscMmapData = 1u << 13;
 constexpr uint16_t kMiscMmapBuildId = 1u << 14;
+constexpr uint32_t kProtExec = 4;
 constexpr uint16_t kMiscBuildIdSize = 1u << 15;
 constexpr uint64_t kContextMax = uint64_t(-4095);
 constexpr uint64_t kContextKernel = uint64_t(-128);
@@ -214,17 +216,29 @@ struct MapRange {
     uint64_t start = 0, limit = 0, offset = 0;
     std::string file;
     std::string buildId;
+    bool exec = true; // PROT_EXEC (MMAP2), not PERF_RECORD_MISC_MMAP_DATA (MMAP)
 };
 
 struct Process {
     std::map<uint64_t, MapRange> maps; // by start, not overlapping
     std::string comm;
+    // What an unwinder is given: the executable maps as PerfMappings, remade when they changed
+    // (`--call-graph dwarf` records data mmaps too: those change nothing an unwinder uses).
+    bool mappingsChanged = true;
+    uint64_t mappingsGeneration = 0;
+    std::vector<PerfMapping> mappings;
 };
 
 void addMap(Process& p, MapRange r)
 {
     if (r.limit <= r.start)
         return;
+    if (r.exec)
+        p.mappingsChanged = true;
+    for (auto at = p.maps.lower_bound(r.start); !p.mappingsChanged && at != p.maps.end() && at->first < r.limit; ++at)
+        p.mappingsChanged = at->second.exec;
+    if (auto at = p.maps.lower_bound(r.start); at != p.maps.begin() && std::prev(at)->second.limit > r.start)
+        p.mappingsChanged = p.mappingsChanged || std::prev(at)->second.exec;
     // Remove or trim what the new range overlaps, as a later mmap over the same addresses does.
     auto it = p.maps.lower_bound(r.start);
     if (it != p.maps.begin()) {
@@ -330,6 +344,7 @@ class Reader {
 public:
     Reader(std::span<const uint8_t> data, PerfDataStats& stats) : m_data(data), m_stats(stats) { }
     Result<Profile> read();
+    void setUnwinder(PerfStackUnwinder* unwinder) { m_unwinder = unwinder; }
 
 private:
     Status readFileHeader(std::span<const uint8_t>& records);
@@ -344,6 +359,7 @@ private:
     const Attr* attrOfSample(std::span<const uint8_t> body) const;
 
     LocationId location(uint32_t pid, uint64_t addr, bool kernel);
+    std::vector<uint64_t> unwindUser(uint32_t pid, uint32_t tid, const PerfUnwindRequest& base);
     MappingId mappingOf(const MapRange& r);
 
     std::span<const uint8_t> m_data;
@@ -364,6 +380,10 @@ private:
     MappingId m_kernelMapping;
     std::vector<LocationId> m_stack;
     std::vector<int64_t> m_values;
+    std::vector<uint64_t> m_regs;
+
+    PerfStackUnwinder* m_unwinder = nullptr;
+    uint64_t m_nextMappingsGeneration = 1;
 };
 
 Status Reader::readFileHeader(std::span<const uint8_t>& records)
@@ -714,26 +734,56 @@ void Reader::sample(uint16_t misc, std::span<const uint8_t> body)
             ok = c.skip(8);
         ok = ok && nr <= c.left() / 24 && c.skip(nr * 24);
     }
+    // `--call-graph dwarf`: the user registers (abi, then one u64 per bit of sample_regs_user)
+    // and the stack copy (size, the bytes, then how many of them are valid).
+    uint64_t abi = 0;
+    m_regs.clear();
     if (ok && (st & kSampleRegsUser)) {
-        uint64_t abi = 0;
         ok = c.u64(abi);
-        if (ok && abi != 0)
-            ok = c.skip(8 * uint64_t(__builtin_popcountll(attr->regsUser)));
+        if (ok && abi != 0) {
+            const auto n = unsigned(__builtin_popcountll(attr->regsUser));
+            for (unsigned i = 0; ok && i < n; ++i) {
+                uint64_t v = 0;
+                ok = c.u64(v);
+                m_regs.push_back(v);
+            }
+        }
     }
+    std::span<const uint8_t> stackCopy;
     if (ok && (st & kSampleStackUser)) {
         uint64_t size = 0, dyn = 0;
-        ok = c.u64(size) && c.skip(size);
+        ok = c.u64(size) && c.bytes(stackCopy, size);
         if (ok && size != 0)
             ok = c.u64(dyn) && dyn <= size;
+        if (ok)
+            stackCopy = stackCopy.first(size_t(dyn));
     }
     if (!ok) {
         fail();
         return;
     }
 
+    // User frames from the unwinder when the sample has registers and a stack to unwind.
+    std::vector<uint64_t> unwound;
+    if ((st & kSampleRegsUser) && (st & kSampleStackUser)) {
+        ++m_stats.dwarfSamples;
+        if (m_unwinder && abi != 0 && !stackCopy.empty()) {
+            PerfUnwindRequest request;
+            request.abi = PerfRegsAbi(abi);
+            request.regsMask = attr->regsUser;
+            request.regs = m_regs;
+            request.stack = stackCopy;
+            unwound = unwindUser(pid, tid, request);
+        }
+        if (!unwound.empty())
+            ++m_stats.unwoundSamples;
+    }
+
     m_stack.clear();
     const bool sampleInKernel = (misc & kMiscCpuModeMask) == kMiscKernel;
     if (!chain.empty()) {
+        // Unwound user frames replace the user part perf recorded (with `--call-graph dwarf`
+        // it records at most the IP there); kernel frames stay as perf gave them.
         bool kernel = sampleInKernel;
         const size_t n = std::min(chain.size() / 8, kMaxCallchain);
         for (size_t i = 0; i < n; ++i) {
@@ -742,11 +792,14 @@ void Reader::sample(uint16_t misc, std::span<const uint8_t> body)
                 kernel = a == kContextKernel || a == kContextGuestKernel;
                 continue;
             }
-            m_stack.push_back(location(pid, a, kernel));
+            if (kernel || unwound.empty())
+                m_stack.push_back(location(pid, a, kernel));
         }
-    } else if (st & kSampleIp) {
+    } else if ((st & kSampleIp) && (unwound.empty() || sampleInKernel)) {
         m_stack.push_back(location(pid, ip, sampleInKernel));
     }
+    for (size_t i = 0; i < unwound.size() && m_stack.size() < kMaxCallchain; ++i)
+        m_stack.push_back(location(pid, unwound[i], false));
 
     const size_t event = size_t(attr - m_attrs.data());
     if (1 + event >= m_p.sampleTypes.size()) { // an attribute that came after the samples started
@@ -814,6 +867,7 @@ void Reader::record(uint32_t type, uint16_t misc, std::span<const uint8_t> body)
         r.start = addr;
         r.limit = addr + len < addr ? ~uint64_t(0) : addr + len;
         r.offset = pgoff;
+        r.exec = !(misc & kMiscMmapData);
         if (type == kRecMmap2) {
             std::span<const uint8_t> ids;
             uint32_t prot = 0, flags = 0;
@@ -821,6 +875,7 @@ void Reader::record(uint32_t type, uint16_t misc, std::span<const uint8_t> body)
                 ++m_stats.skippedRecords;
                 return;
             }
+            r.exec = (prot & kProtExec) != 0;
             if (misc & kMiscMmapBuildId) {
                 const size_t n = std::min<size_t>(ids[0], 20);
                 r.buildId = hexBytes(ids.subspan(4, n));
@@ -857,8 +912,11 @@ void Reader::record(uint32_t type, uint16_t misc, std::span<const uint8_t> body)
         }
         if (pid != ppid) { // a new process: a copy of its parent's mappings and name
             auto parent = m_processes.find(ppid);
-            if (parent != m_processes.end())
-                m_processes[pid] = parent->second;
+            if (parent != m_processes.end()) {
+                Process copy = parent->second;
+                copy.mappingsChanged = true;
+                m_processes[pid] = std::move(copy);
+            }
         }
         auto pt = m_threadNames.find(ptid);
         if (pt != m_threadNames.end())
@@ -1047,9 +1105,46 @@ Result<Profile> Reader::read()
         attrNum("perf.skipped_records", m_stats.skippedRecords + m_stats.skippedSamples);
     if (m_stats.lostEvents)
         attrNum("perf.lost_events", m_stats.lostEvents);
+    if (m_stats.dwarfSamples) {
+        attrNum("perf.dwarf_samples", m_stats.dwarfSamples);
+        attrNum("perf.unwound_samples", m_stats.unwoundSamples);
+    }
     m_p.updateFrameStatuses();
     m_p.finishBuilding();
     return std::move(m_p);
+}
+
+// Asks the unwinder for a sample's user frames, giving it the process's mappings as they are.
+std::vector<uint64_t> Reader::unwindUser(uint32_t pid, uint32_t tid, const PerfUnwindRequest& base)
+{
+    Process& proc = m_processes[pid];
+    if (proc.mappingsChanged) {
+        proc.mappings.clear();
+        for (const auto& [start, r] : proc.maps) {
+            if (!r.exec)
+                continue;
+            PerfMapping m;
+            m.start = r.start;
+            m.limit = r.limit;
+            m.offset = r.offset;
+            m.file = r.file;
+            m.buildId = r.buildId;
+            if (m.buildId.empty()) {
+                auto b = m_buildIdOf.find(r.file);
+                if (b != m_buildIdOf.end())
+                    m.buildId = b->second;
+            }
+            proc.mappings.push_back(std::move(m));
+        }
+        proc.mappingsGeneration = m_nextMappingsGeneration++;
+        proc.mappingsChanged = false;
+    }
+    PerfUnwindRequest request = base;
+    request.pid = pid;
+    request.tid = tid;
+    request.mappings = proc.mappings;
+    request.mappingsGeneration = proc.mappingsGeneration;
+    return m_unwinder->unwind(request);
 }
 
 // How the events' stacks were taken, from their sample types: "dwarf" when perf copied user
@@ -1134,10 +1229,11 @@ bool looksLikePerfData(std::span<const uint8_t> data)
     return m == kMagic || m == kMagicSwapped;
 }
 
-Result<Profile> readPerfData(std::span<const uint8_t> data, PerfDataStats* stats)
+Result<Profile> readPerfData(std::span<const uint8_t> data, PerfDataStats* stats, PerfStackUnwinder* unwinder)
 {
     PerfDataStats local;
     Reader r(data, stats ? *stats : local);
+    r.setUnwinder(unwinder);
     return r.read();
 }
 

@@ -1,12 +1,14 @@
 // Linux perf's perf.data (tools/perf/Documentation/perf.data-file-format.txt), file and pipe mode,
 // little-endian: read to a profile whose stacks are perf's frame-pointer callchains (`perf record
 // -g`), located in the mappings perf's MMAP/MMAP2 records describe per process, so the
-// symbolizer treats them as it treats pprof mappings. DWARF unwinding of `--call-graph dwarf`
-// stack copies is not done: such samples keep the callchain perf recorded (often just the leaf).
+// symbolizer treats them as it treats pprof mappings. `--call-graph dwarf` samples (user
+// registers and a stack copy) are unwound by the PerfStackUnwinder given (perfunwinder.h; the
+// symbolizer's is libdwfl's); without one, or where it fails, they keep what perf recorded.
 #pragma once
 
 #include "model/core/profile.h"
 #include "model/core/result.h"
+#include "model/io/perf/perfunwinder.h"
 
 #include <cstdint>
 #include <span>
@@ -26,6 +28,8 @@ struct PerfDataStats {
     uint64_t skippedSamples = 0;   ///< SAMPLE records of no known event, or whose fields run past the record
     uint64_t lostEvents = 0;       ///< sum of the LOST records' counts
     uint64_t otherRecords = 0;     ///< records of types not read (skipped by their size)
+    uint64_t dwarfSamples = 0;     ///< samples with user registers and a stack copy (`--call-graph dwarf`)
+    uint64_t unwoundSamples = 0;   ///< of those, the ones whose user frames the unwinder gave
 };
 
 /// Reads a perf.data file. Sample types: "samples"/"count" (every sample counts 1), then one per
@@ -43,6 +47,10 @@ struct PerfDataStats {
 /// feature. Malformed records are skipped and counted (attribute perf.skipped_records); a bad
 /// header, attribute or feature table is an error: InvalidInput/Truncated/Unsupported,
 /// "perf.data: ...".
-Result<Profile> readPerfData(std::span<const uint8_t> data, PerfDataStats* stats = nullptr);
+/// With an unwinder, samples that carry user registers and a stack copy get their user frames
+/// from it (kernel frames stay perf's); attributes perf.dwarf_samples and perf.unwound_samples
+/// count them. Where it gives nothing the sample keeps perf's callchain (or its IP).
+Result<Profile> readPerfData(
+    std::span<const uint8_t> data, PerfDataStats* stats = nullptr, PerfStackUnwinder* unwinder = nullptr);
 
 } // namespace symflame::model

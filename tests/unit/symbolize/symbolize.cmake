@@ -41,3 +41,7 @@ symflame_add_test(NAME tst_sourcemap SOURCES tst_sourcemap.cpp LIBS symbolize
     SYMFLAME_NODE="${SYMFLAME_NODE}" SYMFLAME_JS_FIXTURES="${JS_OUT}" SYMFLAME_JS_NODE_MODULES="${JS_NPM}/node_modules"
     SYMFLAME_JS_ORACLE="${JS_SRC}/oracle.js" SYMFLAME_JS_INLINEMAP="${JS_SRC}/inlinemap.js"
   DEPENDS symflame_js_fixtures TIMEOUT 300)
+
+# DWARF unwinding of perf.data (`perf record --call-graph dwarf`, libdwfl): the C++ fixture built
+# with and without frame pointers, recorded at test time; oracle `perf script` on the same file.
+symflame_add_test(NAME tst_perfdwarf SOURCES tst_perfdwarf.cpp LIBS symbolize TIMEOUT 300)
