@@ -30,7 +30,7 @@ if [ ! -x /usr/bin/time ]; then
 fi
 
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT INT TERM
+trap '[ -n "${KEEP:-}" ] || rm -rf "$work"' EXIT INT TERM
 
 g++ -std=c++17 -O2 -g -fomit-frame-pointer -fPIC -shared -o "$work/libsfwork.so" "$src/sfwork.cpp"
 g++ -std=c++17 -O2 -g -fomit-frame-pointer -pthread -o "$work/cxxprog" "$src/main.cpp" -L"$work" -lsfwork \

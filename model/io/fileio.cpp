@@ -69,10 +69,34 @@ private:
     int m_fd;
 };
 
+// Makes room for n bytes in buffer (reserve, then resize) with the pages of a big buffer mapped
+// in one go: the kernel maps a range in about half the time it takes page by page as a first
+// write touches each (Linux 5.14's MADV_POPULATE_WRITE; elsewhere pages map as written). A
+// std::vector<uint8_t> is zero-filled by the resize, a FileBytes is not.
+template <class Buffer>
+void resizeMapped(Buffer& buffer, size_t n)
+{
+    buffer.clear();
+    buffer.reserve(n);
+#ifdef __linux__
+    constexpr size_t kFrom = size_t(4) << 20; // below, faults cost too little to matter
+    if (n >= kFrom) {
+        constexpr int kPopulateWrite = 23; // MADV_POPULATE_WRITE, where the headers lack it
+        const auto page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
+        const auto begin = (reinterpret_cast<uintptr_t>(buffer.data()) + page - 1) & ~(page - 1);
+        const auto end = (reinterpret_cast<uintptr_t>(buffer.data()) + n) & ~(page - 1);
+        if (end > begin)
+            (void)::madvise(reinterpret_cast<void*>(begin), end - begin, kPopulateWrite); // EINVAL before 5.14
+    }
+#endif
+    buffer.resize(n);
+}
+
 // Reads until end of file into out. expected (the size fstat reported) sizes the buffer; past it
 // reads go through a small chunk, so a file that is exactly as large as it said costs no second
 // buffer.
-int readAll(int fd, std::vector<uint8_t>& out, size_t expected, uint64_t maxBytes, bool* tooLarge)
+template <class Buffer>
+int readAll(int fd, Buffer& out, size_t expected, uint64_t maxBytes, bool* tooLarge)
 {
     auto readSome = [fd](uint8_t* p, size_t n) {
         ssize_t r;
@@ -81,7 +105,7 @@ int readAll(int fd, std::vector<uint8_t>& out, size_t expected, uint64_t maxByte
         } while (r < 0 && errno == EINTR);
         return r;
     };
-    resizeForWriting(out, expected);
+    resizeMapped(out, expected);
     size_t have = 0;
     while (have < out.size()) {
         const ssize_t n = readSome(out.data() + have, out.size() - have);
@@ -135,27 +159,8 @@ std::string baseNameOf(const std::string& path)
     return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
-} // namespace
-
-void resizeForWriting(std::vector<uint8_t>& buffer, size_t n)
-{
-    buffer.clear();
-    buffer.reserve(n);
-#ifdef __linux__
-    constexpr size_t kFrom = size_t(4) << 20; // below, faults cost too little to matter
-    if (n >= kFrom) {
-        constexpr int kPopulateWrite = 23; // MADV_POPULATE_WRITE, where the headers lack it
-        const auto page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
-        const auto begin = (reinterpret_cast<uintptr_t>(buffer.data()) + page - 1) & ~(page - 1);
-        const auto end = (reinterpret_cast<uintptr_t>(buffer.data()) + n) & ~(page - 1);
-        if (end > begin)
-            (void)::madvise(reinterpret_cast<void*>(begin), end - begin, kPopulateWrite); // EINVAL before 5.14
-    }
-#endif
-    buffer.resize(n); // zeroes: pages already mapped, so about as fast as memset
-}
-
-Result<std::vector<uint8_t>> readWholeFile(const std::string& path, uint64_t maxBytes)
+template <class Buffer>
+Result<Buffer> readFile(const std::string& path, uint64_t maxBytes)
 {
     if (path.empty())
         return makeError(ErrorCode::Usage, "empty file name");
@@ -176,7 +181,7 @@ Result<std::vector<uint8_t>> readWholeFile(const std::string& path, uint64_t max
                 path);
         expected = static_cast<size_t>(st.st_size);
     }
-    std::vector<uint8_t> data;
+    Buffer data;
     bool tooLarge = false;
     if (int err = readAll(fd.get(), data, expected, maxBytes, &tooLarge); err != 0)
         return makeError(
@@ -185,6 +190,23 @@ Result<std::vector<uint8_t>> readWholeFile(const std::string& path, uint64_t max
         return makeError(
             ErrorCode::TooLarge, "file is larger than the limit of " + std::to_string(maxBytes) + " bytes", path);
     return data;
+}
+
+} // namespace
+
+void resizeForWriting(std::vector<uint8_t>& buffer, size_t n)
+{
+    resizeMapped(buffer, n); // zeroes: pages already mapped, so about as fast as memset
+}
+
+Result<std::vector<uint8_t>> readWholeFile(const std::string& path, uint64_t maxBytes)
+{
+    return readFile<std::vector<uint8_t>>(path, maxBytes);
+}
+
+Result<FileBytes> readFileBytes(const std::string& path, uint64_t maxBytes)
+{
+    return readFile<FileBytes>(path, maxBytes);
 }
 
 Status writeFileAtomically(const std::string& path, std::span<const uint8_t> data)

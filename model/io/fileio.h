@@ -5,14 +5,49 @@
 #include "model/core/result.h"
 
 #include <cstdint>
+#include <memory>
+#include <new>
 #include <span>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace symflame::model {
 
 /// Reads the whole file; errors name the path. Files larger than maxBytes are TooLarge.
 Result<std::vector<uint8_t>> readWholeFile(const std::string& path, uint64_t maxBytes = 8ull << 30);
+
+/// An allocator whose resize() leaves new elements uninitialized (default-initialized), for
+/// buffers that are written right after: a profile's bytes are read over them anyway.
+template <class T>
+struct DefaultInitAllocator : std::allocator<T> {
+    template <class U>
+    struct rebind {
+        using other = DefaultInitAllocator<U>;
+    };
+    DefaultInitAllocator() = default;
+    template <class U>
+    DefaultInitAllocator(const DefaultInitAllocator<U>&) noexcept
+    {
+    }
+    template <class U>
+    void construct(U* p) noexcept(std::is_nothrow_default_constructible_v<U>)
+    {
+        ::new (static_cast<void*>(p)) U;
+    }
+    template <class U, class... Args>
+    void construct(U* p, Args&&... args)
+    {
+        ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+    }
+};
+/// A file's bytes as readFileBytes gives them.
+using FileBytes = std::vector<uint8_t, DefaultInitAllocator<uint8_t>>;
+
+/// readWholeFile without zero-filling the buffer before reading into it (a big perf.data or
+/// profile was zeroed, then copied over: a quarter of reading it).
+Result<FileBytes> readFileBytes(const std::string& path, uint64_t maxBytes = 8ull << 30);
 
 /// Writes data to path atomically: the file either keeps its old content or has the new one.
 Status writeFileAtomically(const std::string& path, std::span<const uint8_t> data);

@@ -177,7 +177,7 @@ Result<Profile> loadProfile(
 {
     if (progress)
         progress->setStage("reading file");
-    auto file = readWholeFile(path);
+    auto file = readFileBytes(path);
     if (!file)
         return file.error().withPath(path);
 
@@ -189,7 +189,7 @@ Result<Profile> loadProfile(
         return decompressed.error().withPath(path);
     const std::span<const uint8_t> raw = *decompressed;
     if (compressed)
-        std::vector<uint8_t>().swap(file.value()); // the compressed copy is no longer needed: free it before parsing
+        FileBytes().swap(file.value()); // the compressed copy is no longer needed: free it before parsing
 
     const ProfileFormat detected = detectFormat(raw);
     if (format)

@@ -119,6 +119,10 @@ private slots:
         for (qsizetype i = 0; i < big.size(); ++i)
             big[i] = static_cast<char>(i * 7);
         QTest::addRow("3 MiB") << big;
+        QByteArray bigger(6 * 1024 * 1024 + 5, '\0'); // over resizeMapped's 4 MiB: pages mapped in one go
+        for (qsizetype i = 0; i < bigger.size(); ++i)
+            bigger[i] = static_cast<char>(i * 13 + 1);
+        QTest::addRow("6 MiB") << bigger;
     }
 
     void readsWholeFile()
@@ -129,6 +133,10 @@ private slots:
         auto r = readWholeFile(path.toStdString());
         QVERIFY(r.ok());
         QCOMPARE(QByteArray(reinterpret_cast<const char*>(r->data()), qsizetype(r->size())), content);
+        // readFileBytes (not zero-filled first) gives the same bytes.
+        auto b = readFileBytes(path.toStdString());
+        QVERIFY(b.ok());
+        QCOMPARE(QByteArray(reinterpret_cast<const char*>(b->data()), qsizetype(b->size())), content);
     }
 
     // Files that report size 0 (procfs) or are not regular are read to their end.
@@ -191,6 +199,7 @@ private slots:
         auto over = readWholeFile(path.toStdString(), 999);
         QVERIFY(!over.ok());
         QCOMPARE(over.error().code, ErrorCode::TooLarge);
+        QCOMPARE(readFileBytes(path.toStdString(), 999).error().code, ErrorCode::TooLarge);
         QCOMPARE(QString::fromStdString(over.error().message),
             QStringLiteral("file is too large (1000 bytes, the limit is 999)"));
     }
