@@ -2,6 +2,8 @@
 // pointers) made by `perf record` at test time, read and compared sample by sample with
 // `perf script` on the same file; and malformed files built byte by byte. perf must be present and
 // allowed to record: the test fails, not skips, when it is not.
+#include "filehelpers.h"
+#include "perfdatahelpers.h"
 #include "processhelpers.h"
 
 #include "model/io/perf/perfdata.h"
@@ -21,6 +23,10 @@
 #include <vector>
 
 using namespace symflame::model;
+using symflame::testing::numLabel;
+using symflame::testing::put;
+using symflame::testing::readFileBytes;
+using symflame::testing::set;
 using symflame::testing::runProcess;
 
 namespace {
@@ -35,20 +41,6 @@ struct Sample {
     }
     bool operator==(const Sample&) const = default;
 };
-
-std::vector<uint8_t> readBytes(const QString& path)
-{
-    std::ifstream in(path.toStdString(), std::ios::binary);
-    return {std::istreambuf_iterator<char>(in), {}};
-}
-
-int64_t numLabel(const Profile& p, size_t s, std::string_view key)
-{
-    for (const Label& l : p.sampleLabels(s))
-        if (p.str(l.key) == key)
-            return l.num;
-    return -1;
-}
 
 // perf script prints a user frame's address relative to its file (address - start + offset)
 // when it knows the mapping, kernel frames and unmapped ones as they are.
@@ -131,18 +123,6 @@ std::string bare(std::string name)
         }
     }
     return name;
-}
-
-// Little-endian builders for synthesized files.
-void put(std::vector<uint8_t>& b, uint64_t v, int n)
-{
-    for (int i = 0; i < n; ++i)
-        b.push_back(uint8_t(v >> (8 * i)));
-}
-void set(std::vector<uint8_t>& b, size_t at, uint64_t v, int n)
-{
-    for (int i = 0; i < n; ++i)
-        b[at + i] = uint8_t(v >> (8 * i));
 }
 
 // A file-mode perf.data with one attribute (sample_type IP|TID|CALLCHAIN) and the given records.
@@ -341,7 +321,7 @@ private slots:
     {
         const QString file = record("pipe.data", {"-e", "cpu-clock", "-g"}, true);
         PerfDataStats stats;
-        const auto bytes = readBytes(file);
+        const auto bytes = readFileBytes(file);
         auto p = readPerfData(bytes, &stats);
         QVERIFY2(p, p ? "" : p.error().message.c_str());
         QVERIFY(stats.pipeMode);

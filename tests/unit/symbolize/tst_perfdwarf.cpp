@@ -4,6 +4,8 @@
 // on the same file (perf 6.1 unwinds with libunwind or libdw itself); and malformed samples
 // built byte by byte, read with the real unwinder. perf must be present and allowed to record:
 // the test fails, not skips, when it is not.
+#include "filehelpers.h"
+#include "perfdatahelpers.h"
 #include "processhelpers.h"
 
 #include "model/analysis/truncatedstacks.h"
@@ -26,23 +28,13 @@
 #include <vector>
 
 using namespace symflame::model;
+using symflame::testing::numLabel;
+using symflame::testing::put;
+using symflame::testing::readFileBytes;
+using symflame::testing::set;
 using symflame::testing::runProcess;
 
 namespace {
-
-std::vector<uint8_t> readBytes(const QString& path)
-{
-    std::ifstream in(path.toStdString(), std::ios::binary);
-    return {std::istreambuf_iterator<char>(in), {}};
-}
-
-int64_t numLabel(const Profile& p, size_t s, std::string_view key)
-{
-    for (const Label& l : p.sampleLabels(s))
-        if (p.str(l.key) == key)
-            return l.num;
-    return -1;
-}
 
 struct Frame {
     uint64_t address = 0; // as perf script prints it: file-relative for user frames
@@ -105,18 +97,6 @@ std::map<SampleKey, std::vector<Frame>> ours(const Profile& p)
         out[{p.sampleTimestamps.at(s) / 1000, numLabel(p, s, "pid"), numLabel(p, s, "tid")}] = std::move(chain);
     }
     return out;
-}
-
-// Little-endian builders for synthesized files.
-void put(std::vector<uint8_t>& b, uint64_t v, int n)
-{
-    for (int i = 0; i < n; ++i)
-        b.push_back(uint8_t(v >> (8 * i)));
-}
-void set(std::vector<uint8_t>& b, size_t at, uint64_t v, int n)
-{
-    for (int i = 0; i < n; ++i)
-        b[at + i] = uint8_t(v >> (8 * i));
 }
 
 constexpr uint64_t kRegsMask = (1u << 6) | (1u << 7) | (1u << 8); // BP, SP, IP (perf's x86 numbering)
@@ -229,7 +209,7 @@ class TestPerfDwarf : public QObject {
     Result<Profile> unwound(const QString& file, PerfDataStats* stats)
     {
         auto unwinder = symflame::symbolize::dwarfUnwinderFactory()();
-        const auto bytes = readBytes(file);
+        const auto bytes = readFileBytes(file);
         QElapsedTimer t;
         t.start();
         auto p = readPerfData(bytes, stats, unwinder.get());
@@ -377,7 +357,7 @@ private slots:
     {
         const QString file = m_dir.filePath("nofp.data");
         PerfDataStats stats;
-        auto p = readPerfData(readBytes(file), &stats);
+        auto p = readPerfData(readFileBytes(file), &stats);
         QVERIFY(p);
         QCOMPARE(stats.unwoundSamples, uint64_t(0));
         QVERIFY(stats.dwarfSamples > 100);
