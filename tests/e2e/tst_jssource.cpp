@@ -265,6 +265,7 @@ private slots:
         QVERIFY(!spin["lines"].toArray().isEmpty());
         // shapes.ts, entry 0, is still read from the map where the map has it.
         const QJsonObject area = functionNamed(json, "area");
+        QVERIFY2(!area.isEmpty(), "no sample in area: the fixture profile is too short");
         QCOMPARE(area["source"]["found"].toBool(), kind <= 2);
         if (kind <= 2)
             QCOMPARE(area["source"]["from"].toString(), QStringLiteral("sourcesContent"));

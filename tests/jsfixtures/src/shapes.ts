@@ -11,8 +11,8 @@ export class Circle implements Shape {
     }
     area(): number {
         let sum = 0;
-        for (let i = 0; i < 200; ++i)
-            sum += Math.PI * this.radius * this.radius / 200;
+        for (let i = 0; i < 1000; ++i)
+            sum += Math.PI * this.radius * this.radius / 1000;
         return sum;
     }
 }
@@ -24,8 +24,8 @@ export class Rectangle implements Shape {
     }
     area(): number {
         let sum = 0;
-        for (let i = 0; i < 300; ++i)
-            sum += (this.width * this.height) / 300;
+        for (let i = 0; i < 1500; ++i)
+            sum += (this.width * this.height) / 1500;
         return sum;
     }
 }
