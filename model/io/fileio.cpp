@@ -5,9 +5,13 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <atomic>
 #include <climits>
+#include <cstdint>
+#include <csignal>
 #include <cstdlib>
 #include <fcntl.h>
+#include <mutex>
 #include <string_view>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -57,6 +61,8 @@ public:
     Fd(const Fd&) = delete;
     Fd& operator=(const Fd&) = delete;
     int get() const { return m_fd; }
+    /// Gives the descriptor up: the caller closes it.
+    int release() { return std::exchange(m_fd, -1); }
     /// Closes now, returning close()'s errno (0 on success).
     int close()
     {
@@ -192,7 +198,187 @@ Result<Buffer> readFile(const std::string& path, uint64_t maxBytes)
     return data;
 }
 
+// The SIGBUS guard of mapped files. Each mapping takes a slot with its address range; the handler
+// maps zero pages from a faulting page of a slot's range to its end (the file is shorter than it
+// was from there on) and marks the slot, and passes any other SIGBUS on as before it was installed.
+namespace sigbusguard {
+
+constexpr int kSlots = 256;
+
+struct Slot {
+    std::atomic<bool> used { false };
+    std::atomic<uintptr_t> begin { 0 };
+    std::atomic<uintptr_t> end { 0 };
+    std::atomic<bool> hit { false };
+};
+
+Slot g_slots[kSlots];
+struct sigaction g_previous { };
+uintptr_t g_page = 4096;
+std::once_flag g_installed;
+
+void onSigbus(int sig, siginfo_t* info, void* context)
+{
+    const auto addr = reinterpret_cast<uintptr_t>(info->si_addr);
+    if (info->si_code > 0) { // a fault, not a signal sent by kill()
+        for (Slot& slot : g_slots) {
+            const uintptr_t begin = slot.begin.load(std::memory_order_acquire);
+            const uintptr_t end = slot.end.load(std::memory_order_acquire);
+            if (begin == 0 || addr < begin || addr >= end)
+                continue;
+            const uintptr_t from = addr & ~(g_page - 1);
+            if (::mmap(reinterpret_cast<void*>(from), end - from, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0)
+                != MAP_FAILED) {
+                slot.hit.store(true, std::memory_order_release);
+                return; // the access runs again and reads zeros
+            }
+        }
+    }
+    if (g_previous.sa_flags & SA_SIGINFO) {
+        if (g_previous.sa_sigaction) {
+            g_previous.sa_sigaction(sig, info, context);
+            return;
+        }
+    } else if (g_previous.sa_handler != SIG_DFL && g_previous.sa_handler != SIG_IGN) {
+        g_previous.sa_handler(sig);
+        return;
+    }
+    ::signal(SIGBUS, SIG_DFL); // a fault happens again and ends the process as it would have
+    if (info->si_code <= 0)
+        ::raise(SIGBUS);
+}
+
+void install()
+{
+    std::call_once(g_installed, [] {
+        g_page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
+        struct sigaction sa { };
+        sa.sa_sigaction = onSigbus;
+        sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+        sigemptyset(&sa.sa_mask);
+        ::sigaction(SIGBUS, &sa, &g_previous);
+    });
+}
+
+// A slot for [p, p + size), or -1 when all are taken.
+int guard(const void* p, size_t size)
+{
+    install();
+    const auto begin = reinterpret_cast<uintptr_t>(p);
+    const uintptr_t end = (begin + size + g_page - 1) & ~(g_page - 1);
+    for (int i = 0; i < kSlots; ++i) {
+        bool expected = false;
+        if (g_slots[i].used.compare_exchange_strong(expected, true)) {
+            g_slots[i].hit.store(false, std::memory_order_relaxed);
+            g_slots[i].end.store(end, std::memory_order_release);
+            g_slots[i].begin.store(begin, std::memory_order_release);
+            return i;
+        }
+    }
+    return -1;
+}
+
+bool hit(int slot)
+{
+    return slot >= 0 && g_slots[slot].hit.load(std::memory_order_acquire);
+}
+
+void unguard(int slot)
+{
+    if (slot < 0)
+        return;
+    g_slots[slot].begin.store(0, std::memory_order_release);
+    g_slots[slot].end.store(0, std::memory_order_release);
+    g_slots[slot].used.store(false, std::memory_order_release);
+}
+
+} // namespace sigbusguard
+
 } // namespace
+
+FileContents::~FileContents()
+{
+    release();
+}
+
+FileContents::FileContents(FileContents&& other) noexcept
+{
+    *this = std::move(other);
+}
+
+FileContents& FileContents::operator=(FileContents&& other) noexcept
+{
+    if (this != &other) {
+        release();
+        m_read = std::move(other.m_read);
+        m_map = std::exchange(other.m_map, nullptr);
+        m_mapSize = std::exchange(other.m_mapSize, 0);
+        m_fd = std::exchange(other.m_fd, -1);
+        m_guard = std::exchange(other.m_guard, -1);
+        m_changed = std::exchange(other.m_changed, false);
+        m_bytes = std::exchange(other.m_bytes, {});
+        other.m_read.clear();
+    }
+    return *this;
+}
+
+bool FileContents::changedWhileRead() const
+{
+    if (m_changed || sigbusguard::hit(m_guard))
+        return true;
+    struct stat st { };
+    return m_fd >= 0 && ::fstat(m_fd, &st) == 0 && static_cast<uint64_t>(st.st_size) < m_mapSize;
+}
+
+void FileContents::release()
+{
+    m_changed = changedWhileRead();
+    if (m_map) {
+        // Out of the guard first: once unmapped, the range may be anyone's.
+        sigbusguard::unguard(std::exchange(m_guard, -1));
+        ::munmap(m_map, m_mapSize);
+        m_map = nullptr;
+        m_mapSize = 0;
+    }
+    if (m_fd >= 0)
+        ::close(std::exchange(m_fd, -1));
+    FileBytes().swap(m_read);
+    m_bytes = {};
+}
+
+Result<FileContents> readFileContents(const std::string& path, uint64_t maxBytes)
+{
+    FileContents out;
+    if (!path.empty()) {
+        Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+        struct stat st { };
+        if (fd.get() >= 0 && ::fstat(fd.get(), &st) == 0 && S_ISREG(st.st_mode)
+            && static_cast<uint64_t>(st.st_size) >= FileContents::kMapFrom
+            && static_cast<uint64_t>(st.st_size) <= maxBytes && static_cast<uint64_t>(st.st_size) <= SIZE_MAX) {
+            const auto size = static_cast<size_t>(st.st_size);
+            void* p = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd.get(), 0);
+            if (p != MAP_FAILED) {
+                const int slot = sigbusguard::guard(p, size);
+                if (slot >= 0) {
+                    out.m_map = p;
+                    out.m_mapSize = size;
+                    out.m_guard = slot;
+                    out.m_fd = fd.release();
+                    out.m_bytes = { static_cast<const uint8_t*>(p), size };
+                    return out;
+                }
+                ::munmap(p, size); // no guard slot left: read it instead
+            }
+        }
+        // Anything else (small, not regular, not mappable, or an error to report) is read.
+    }
+    auto bytes = readFileBytes(path, maxBytes);
+    if (!bytes)
+        return bytes.error();
+    out.m_read = std::move(*bytes);
+    out.m_bytes = { out.m_read.data(), out.m_read.size() };
+    return out;
+}
 
 void resizeForWriting(std::vector<uint8_t>& buffer, size_t n)
 {

@@ -49,6 +49,46 @@ using FileBytes = std::vector<uint8_t, DefaultInitAllocator<uint8_t>>;
 /// profile was zeroed, then copied over: a quarter of reading it).
 Result<FileBytes> readFileBytes(const std::string& path, uint64_t maxBytes = 8ull << 30);
 
+/// A whole file's bytes for a parser. A regular file of at least kMapFrom bytes is mapped
+/// read-only, with its pages mapped at once (no copy: a 225 MB perf.data took 0.36 s to read into
+/// fresh memory and 0.01 s to map); other files are read (readFileBytes). If a mapped file
+/// shrinks while it is mapped (another program truncates or rewrites it), reading past its new
+/// end would kill the process with SIGBUS: a handler, installed with the first mapping, maps zero
+/// pages there instead and changedWhileRead() says so (as it does when the file is now shorter
+/// than was mapped: the page holding the new end reads zeros past it without a SIGBUS), so the
+/// caller can refuse what it parsed.
+class FileContents {
+public:
+    static constexpr uint64_t kMapFrom = uint64_t(1) << 20;
+
+    FileContents() = default;
+    ~FileContents();
+    FileContents(FileContents&& other) noexcept;
+    FileContents& operator=(FileContents&& other) noexcept;
+    FileContents(const FileContents&) = delete;
+    FileContents& operator=(const FileContents&) = delete;
+
+    std::span<const uint8_t> bytes() const { return m_bytes; }
+    bool mapped() const { return m_map != nullptr; }
+    /// True when the mapped file shrank: part of bytes() reads as zeros, not as the file was.
+    bool changedWhileRead() const;
+    /// Unmaps or frees the bytes now (bytes() becomes empty); changedWhileRead() keeps its answer.
+    void release();
+
+private:
+    friend Result<FileContents> readFileContents(const std::string& path, uint64_t maxBytes);
+    FileBytes m_read;
+    void* m_map = nullptr;
+    size_t m_mapSize = 0;
+    int m_fd = -1; ///< the mapped file, kept open to see whether it shrank
+    int m_guard = -1; ///< the SIGBUS guard's slot of the mapping
+    bool m_changed = false;
+    std::span<const uint8_t> m_bytes;
+};
+
+/// The file's bytes, mapped or read (FileContents); errors as readWholeFile's.
+Result<FileContents> readFileContents(const std::string& path, uint64_t maxBytes = 8ull << 30);
+
 /// Writes data to path atomically: the file either keeps its old content or has the new one.
 Status writeFileAtomically(const std::string& path, std::span<const uint8_t> data);
 

@@ -172,24 +172,22 @@ ProfileFormat detectFormat(std::span<const uint8_t> decompressed)
     return ProfileFormat::Unknown;
 }
 
-Result<Profile> loadProfile(
-    const std::string& path, const LoadOptions& options, Progress* progress, ProfileFormat* format)
-{
-    if (progress)
-        progress->setStage("reading file");
-    auto file = readFileBytes(path);
-    if (!file)
-        return file.error().withPath(path);
+namespace {
 
+// loadProfile on the file's bytes.
+Result<Profile> loadFrom(
+    FileContents& file, const std::string& path, const LoadOptions& options, Progress* progress, ProfileFormat* format)
+{
     std::vector<uint8_t> inflated;
-    const char* compression = isGzip(*file) ? "gzip" : isZstd(*file) ? "zstd" : nullptr;
+    const std::span<const uint8_t> bytes = file.bytes();
+    const char* compression = isGzip(bytes) ? "gzip" : isZstd(bytes) ? "zstd" : nullptr;
     const bool compressed = compression != nullptr;
-    auto decompressed = decompressIfCompressed(*file, inflated, options.limits, progress);
+    auto decompressed = decompressIfCompressed(bytes, inflated, options.limits, progress);
     if (!decompressed)
         return decompressed.error().withPath(path);
     const std::span<const uint8_t> raw = *decompressed;
     if (compressed)
-        FileBytes().swap(file.value()); // the compressed copy is no longer needed: free it before parsing
+        file.release(); // the compressed bytes are no longer needed: free them before parsing
 
     const ProfileFormat detected = detectFormat(raw);
     if (format)
@@ -281,6 +279,24 @@ Result<Profile> loadProfile(
             + (compressed ? std::string(compression) + "-compressed; once decompressed " : std::string())
             + describeStart(raw) + ", which is neither pprof, OTLP profiles (protobuf or JSON), a V8 .cpuprofile a legacy profile go tool pprof reads nor a perf.data)",
         path);
+}
+
+} // namespace
+
+Result<Profile> loadProfile(
+    const std::string& path, const LoadOptions& options, Progress* progress, ProfileFormat* format)
+{
+    if (progress)
+        progress->setStage("reading file");
+    auto file = readFileContents(path);
+    if (!file)
+        return file.error().withPath(path);
+    auto profile = loadFrom(*file, path, options, progress, format);
+    if (file->changedWhileRead()) // what was parsed is partly zeros: not the file
+        return makeError(ErrorCode::Io,
+            "the file shrank while it was being read (is a program still writing it?); open it again once it is complete",
+            path);
+    return profile;
 }
 
 Result<Profile> loadProfiles(const std::vector<std::string>& paths, const LoadOptions& options, Progress* progress)

@@ -4,6 +4,10 @@
 // Permission failures need a user the permissions apply to: when the test runs as root, those
 // cases run in a forked child that has switched to the unprivileged "nobody" user (65534).
 #include "model/io/fileio.h"
+#include "model/core/progress.h"
+#include "model/io/folded.h"
+#include "model/io/pprof/pprof.h"
+#include "model/io/profileio.h"
 
 #include <QDir>
 #include <QFile>
@@ -137,6 +141,101 @@ private slots:
         auto b = readFileBytes(path.toStdString());
         QVERIFY(b.ok());
         QCOMPARE(QByteArray(reinterpret_cast<const char*>(b->data()), qsizetype(b->size())), content);
+        // readFileContents too: mapped from 1 MiB on, read below.
+        auto c = readFileContents(path.toStdString());
+        QVERIFY(c.ok());
+        QCOMPARE(c->mapped(), uint64_t(content.size()) >= FileContents::kMapFrom);
+        QCOMPARE(QByteArray(reinterpret_cast<const char*>(c->bytes().data()), qsizetype(c->bytes().size())), content);
+        QVERIFY(!c->changedWhileRead());
+        FileContents moved = std::move(c.value());
+        QCOMPARE(qsizetype(moved.bytes().size()), content.size());
+        moved.release();
+        QVERIFY(moved.bytes().empty() && !moved.changedWhileRead());
+    }
+
+    // A mapped file cut short by another program while it is read: the bytes past its new end
+    // read as zeros instead of a SIGBUS ending the process, and changedWhileRead() says so; a
+    // mapping of another file is not affected.
+    void mappedFileTruncated()
+    {
+        const QString path = m_dir->filePath("shrinks");
+        const QString other = m_dir->filePath("stays");
+        QByteArray content(4 * 1024 * 1024 + 100, '\0');
+        for (qsizetype i = 0; i < content.size(); ++i)
+            content[i] = static_cast<char>(1 + i % 251); // never 0
+        writePlain(path, content);
+        writePlain(other, content);
+        auto c = readFileContents(path.toStdString());
+        auto stays = readFileContents(other.toStdString());
+        QVERIFY(c.ok() && c->mapped() && stays.ok() && stays->mapped());
+        const qsizetype keep = 1024 * 1024 + 10;
+        QVERIFY(::truncate(QFile::encodeName(path).constData(), keep) == 0);
+        const std::span<const uint8_t> b = c->bytes();
+        QCOMPARE(qsizetype(b.size()), content.size());
+        qsizetype kept = 0, zeros = 0;
+        for (qsizetype i = 0; i < content.size(); ++i) {
+            if (b[size_t(i)] == uint8_t(content[i]))
+                ++kept;
+            else if (b[size_t(i)] == 0)
+                ++zeros;
+        }
+        // The rest of the page holding the new end reads zeros as well, as the kernel gives it.
+        QVERIFY2(kept >= keep && kept < keep + 4096 && kept + zeros == content.size(),
+            qPrintable(QStringLiteral("kept %1, zeros %2").arg(kept).arg(zeros)));
+        QVERIFY(c->changedWhileRead());
+        c->release();
+        QVERIFY(c->changedWhileRead());
+        QCOMPARE(QByteArray(reinterpret_cast<const char*>(stays->bytes().data()), qsizetype(stays->bytes().size())), content);
+        QVERIFY(!stays->changedWhileRead());
+    }
+
+    // loadProfile refuses what it parsed when the file shrank under it, with the reason.
+    void loadProfileOfShrinkingFile()
+    {
+        // A raw (not compressed) pprof of over 1 MiB, so it is mapped.
+        QByteArray folded;
+        for (int i = 0; i < 20000; ++i)
+            folded += QByteArray("main;worker_") + QByteArray::number(i) + ";a_rather_long_function_name_so_the_table_grows_"
+                + QByteArray::number(i * 7) + " " + QByteArray::number(1 + i % 5) + "\n";
+        auto p = readFolded(std::span(reinterpret_cast<const uint8_t*>(folded.constData()), size_t(folded.size())));
+        QVERIFY(p.ok());
+        const std::vector<uint8_t> raw = encodePprof(*p);
+        QVERIFY(raw.size() >= FileContents::kMapFrom);
+        const QString path = m_dir->filePath("raw.pb");
+        writePlain(path, QByteArray(reinterpret_cast<const char*>(raw.data()), qsizetype(raw.size())));
+
+        auto whole = loadProfile(path.toStdString());
+        QVERIFY2(whole.ok(), whole.ok() ? "" : whole.error().toString().c_str());
+        QCOMPARE(whole->sampleCount(), p->sampleCount());
+
+        // Cut to a third as soon as the reader reports, after the file was mapped.
+        struct Cutter : Progress {
+            QByteArray file;
+            bool mapped = false, cut = false;
+            void hit()
+            {
+                if (mapped && !cut)
+                    cut = ::truncate(file.constData(), 300000) == 0;
+            }
+            void setStage(std::string_view stage) override
+            {
+                hit();
+                mapped = mapped || stage == "reading file";
+            }
+            void setProgress(uint64_t, uint64_t) override { hit(); }
+            bool isCancelled() const override
+            {
+                const_cast<Cutter*>(this)->hit();
+                return false;
+            }
+        } cutter;
+        cutter.file = QFile::encodeName(path);
+        auto shrunk = loadProfile(path.toStdString(), {}, &cutter);
+        QVERIFY(cutter.cut);
+        QVERIFY(!shrunk.ok());
+        QVERIFY2(shrunk.error().code == ErrorCode::Io, shrunk.error().toString().c_str());
+        QVERIFY2(shrunk.error().toString().find("the file shrank while it was being read") != std::string::npos,
+            shrunk.error().toString().c_str());
     }
 
     // Files that report size 0 (procfs) or are not regular are read to their end.
