@@ -1,6 +1,9 @@
 #include "ui/profilesession.h"
 
 #include "ui/promiseprogress.h"
+#include "ui/symbolizesettings.h"
+
+#include "symbolize/pass/dwarfunwinder.h"
 
 #include <map>
 #include <QFile>
@@ -54,6 +57,11 @@ void ProfileSession::setSnapshot(std::shared_ptr<const ProfileSnapshot> snapshot
     m_debugSources.clear();
 }
 
+model::PerfStackUnwinderFactory ProfileSession::perfUnwinder()
+{
+    return symbolize::dwarfUnwinderFactory(LocalDebugSettings::load().toOptions());
+}
+
 void ProfileSession::open(const QString& path, int64_t previewParts)
 {
     const QString absolute = QFileInfo(path).absoluteFilePath();
@@ -74,8 +82,8 @@ void ProfileSession::openFiles(const QStringList& paths, int64_t previewParts)
     }
     start(
         absolute.value(0), tr("Loading and merging %n files", nullptr, int(paths.size())), Change::Loaded,
-        [native, previewParts](Progress* progress, const PreviewSink& preview) {
-            return loadMergedSnapshot(native, progress, preview, previewParts);
+        [native, previewParts, unwinder = perfUnwinder()](Progress* progress, const PreviewSink& preview) {
+            return loadMergedSnapshot(native, progress, preview, previewParts, unwinder);
         },
         absolute);
 }
@@ -92,8 +100,8 @@ void ProfileSession::load(
 {
     const std::string native = QFile::encodeName(path).toStdString();
     start(path, what, Change::Loaded,
-        [native, profileIndex, previewParts](Progress* progress, const PreviewSink& preview) {
-            return loadSnapshot(native, progress, profileIndex, preview, previewParts);
+        [native, profileIndex, previewParts, unwinder = perfUnwinder()](Progress* progress, const PreviewSink& preview) {
+            return loadSnapshot(native, progress, profileIndex, preview, previewParts, unwinder);
         });
 }
 

@@ -111,6 +111,9 @@ private:
     };
 
     void load(const QString& path, const QString& what, int64_t previewParts, std::optional<size_t> profileIndex);
+    /// The unwinder of perf.data DWARF samples, finding binaries as Settings > Symbolization says
+    /// (debug and search directories, path maps), read when a load starts.
+    static model::PerfStackUnwinderFactory perfUnwinder();
     void start(const QString& path, const QString& what, Change change, Job job, const QStringList& files = {});
     void finish(const QString& path, Change change, const Outcome& outcome, const QStringList& files = {});
 

@@ -134,8 +134,8 @@ Result<std::shared_ptr<const ProfileSnapshot>> makeSnapshot(std::shared_ptr<cons
     return std::shared_ptr<const ProfileSnapshot>(std::move(snap));
 }
 
-Result<std::shared_ptr<const ProfileSnapshot>> loadSnapshot(
-    const std::string& path, Progress* progress, std::optional<size_t> profileIndex, const PreviewSink& preview, int64_t previewParts)
+Result<std::shared_ptr<const ProfileSnapshot>> loadSnapshot(const std::string& path, Progress* progress,
+    std::optional<size_t> profileIndex, const PreviewSink& preview, int64_t previewParts, PerfStackUnwinderFactory unwinder)
 {
     std::shared_ptr<const Profile> profile;
     ProfileFormat format = ProfileFormat::Unknown;
@@ -144,7 +144,7 @@ Result<std::shared_ptr<const ProfileSnapshot>> loadSnapshot(
         stage.setStage("reading");
         LoadOptions options;
         options.profileIndex = profileIndex;
-        options.perfUnwinder = symbolize::dwarfUnwinderFactory();
+        options.perfUnwinder = unwinder ? std::move(unwinder) : symbolize::dwarfUnwinderFactory();
         auto loaded = loadProfile(path, options, &stage, &format);
         if (!loaded) {
             if (stage.isCancelled())
@@ -160,15 +160,17 @@ Result<std::shared_ptr<const ProfileSnapshot>> loadSnapshot(
     return makeSnapshot(std::move(profile), type, path, progress, preview, previewParts, labels, format);
 }
 
-Result<std::shared_ptr<const ProfileSnapshot>> loadMergedSnapshot(
-    const std::vector<std::string>& paths, Progress* progress, const PreviewSink& preview, int64_t previewParts)
+Result<std::shared_ptr<const ProfileSnapshot>> loadMergedSnapshot(const std::vector<std::string>& paths,
+    Progress* progress, const PreviewSink& preview, int64_t previewParts, PerfStackUnwinderFactory unwinder)
 {
     if (paths.size() == 1)
-        return loadSnapshot(paths[0], progress, std::nullopt, preview, previewParts);
+        return loadSnapshot(paths[0], progress, std::nullopt, preview, previewParts, std::move(unwinder));
     std::shared_ptr<const Profile> profile;
     {
         StageProgress stage(progress, 0, 700);
-        auto loaded = loadProfiles(paths, {}, &stage);
+        LoadOptions options;
+        options.perfUnwinder = unwinder ? std::move(unwinder) : symbolize::dwarfUnwinderFactory();
+        auto loaded = loadProfiles(paths, options, &stage);
         if (stage.isCancelled())
             return cancelled(paths.empty() ? std::string() : paths[0]);
         if (!loaded)

@@ -120,10 +120,12 @@ model::Result<std::shared_ptr<const ProfileSnapshot>> makeSnapshot(std::shared_p
 
 /// Reads the file (its profile profileIndex, for files of several) and builds a snapshot for its
 /// default sample type (with a preview first, as makeSnapshot), grouped as defaultLabelView says
-/// (a whole-system capture by process).
+/// (a whole-system capture by process). unwinder makes the unwinder of a perf.data's
+/// `--call-graph dwarf` samples; empty, libdwfl's with the locator's default settings (the viewer
+/// passes one with the user's debug and search directories and path maps).
 model::Result<std::shared_ptr<const ProfileSnapshot>> loadSnapshot(const std::string& path,
     model::Progress* progress = nullptr, std::optional<size_t> profileIndex = std::nullopt, const PreviewSink& preview = {},
-    int64_t previewParts = kPreviewParts);
+    int64_t previewParts = kPreviewParts, model::PerfStackUnwinderFactory unwinder = {});
 
 /// The snapshot of a comparison (ProfileSnapshot::diffTypes): diff's sideBySide profile, NEW's
 /// side of its default sample type drawn, BASE's side built beside it.
@@ -132,9 +134,10 @@ model::Result<std::shared_ptr<const ProfileSnapshot>> makeDiffSnapshot(model::Di
 
 /// Reads the files and merges them into one profile as `go tool pprof a b` does (mergeProfiles),
 /// then builds its snapshot (path: the first file's); one file is loadSnapshot's. An error names
-/// the file that could not be read or merged.
+/// the file that could not be read or merged. unwinder as loadSnapshot's.
 model::Result<std::shared_ptr<const ProfileSnapshot>> loadMergedSnapshot(const std::vector<std::string>& paths,
-    model::Progress* progress = nullptr, const PreviewSink& preview = {}, int64_t previewParts = kPreviewParts);
+    model::Progress* progress = nullptr, const PreviewSink& preview = {}, int64_t previewParts = kPreviewParts,
+    model::PerfStackUnwinderFactory unwinder = {});
 
 /// The same profile and symbols with the call tree of another sample type.
 model::Result<std::shared_ptr<const ProfileSnapshot>> withSampleType(

@@ -44,4 +44,4 @@ symflame_add_test(NAME tst_sourcemap SOURCES tst_sourcemap.cpp LIBS symbolize
 
 # DWARF unwinding of perf.data (`perf record --call-graph dwarf`, libdwfl): the C++ fixture built
 # with and without frame pointers, recorded at test time; oracle `perf script` on the same file.
-symflame_add_test(NAME tst_perfdwarf SOURCES tst_perfdwarf.cpp LIBS symbolize TIMEOUT 300)
+symflame_add_test(NAME tst_perfdwarf SOURCES tst_perfdwarf.cpp LIBS symbolize ui TIMEOUT 300)

@@ -12,11 +12,13 @@
 #include "model/io/perf/perfdata.h"
 #include "model/io/profileio.h"
 #include "symbolize/pass/dwarfunwinder.h"
+#include "ui/profilesnapshot.h"
 
 #include <QDir>
 #include <QElapsedTimer>
 #include <QObject>
 #include <QRegularExpression>
+#include <QScopeGuard>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -179,6 +181,23 @@ class TestPerfDwarf : public QObject {
     Q_OBJECT
 
     QTemporaryDir m_dir;
+
+    // Samples with two or more frames in the fixture's own binaries (cxxprog, libsfwork.so):
+    // unwinding goes through them only when their call frame information is found.
+    static size_t throughFixture(const Profile& p)
+    {
+        size_t deep = 0;
+        for (size_t s = 0; s < p.sampleCount(); ++s) {
+            size_t own = 0;
+            for (LocationId id : p.sampleStack(s)) {
+                const Mapping* m = p.mappingOf(p.locations[id.index()]);
+                const std::string_view file = m ? p.str(m->file) : std::string_view();
+                own += file.ends_with("/cxxprog") || file.ends_with("/libsfwork.so");
+            }
+            deep += own >= 2;
+        }
+        return deep;
+    }
 
     // The fixture built into dir with flags; returns the program's path.
     QString build(const QString& dir, const QStringList& flags)
@@ -371,6 +390,40 @@ private slots:
             deepUser += user > 1;
         }
         QCOMPARE(deepUser, size_t(0));
+    }
+
+    // Binaries no longer where perf recorded them are found through the locator's search
+    // directories, which the viewer's loads pass from its settings (ProfileSession::perfUnwinder
+    // gives loadSnapshot and loadMergedSnapshot a factory like this one); without them unwinding
+    // stops at the first frame in them.
+    void movedBinaries()
+    {
+        const QString file = m_dir.filePath("nofp.data");
+        QVERIFY(QDir(m_dir.path()).rename("nofp", "nofp-moved"));
+        const auto restore = qScopeGuard([&] { QDir(m_dir.path()).rename("nofp-moved", "nofp"); });
+        symflame::symbolize::LocatorOptions options;
+        options.searchDirs = { m_dir.filePath("nofp-moved").toStdString() };
+        const std::string path = file.toStdString();
+
+        auto lost = symflame::ui::loadSnapshot(path);
+        QVERIFY2(lost, lost ? "" : lost.error().toString().c_str());
+        QCOMPARE(throughFixture(*(*lost)->profile), size_t(0));
+
+        auto found = symflame::ui::loadSnapshot(
+            path, nullptr, std::nullopt, {}, symflame::ui::kPreviewParts, symflame::symbolize::dwarfUnwinderFactory(options));
+        QVERIFY2(found, found ? "" : found.error().toString().c_str());
+        const Profile& p = *(*found)->profile;
+        const size_t samples = p.sampleCount();
+        QVERIFY(samples > 100);
+        qInfo("moved binaries: %zu of %zu samples unwound through them with the search directory", throughFixture(p), samples);
+        QVERIFY2(throughFixture(p) * 100 >= samples * 80, qPrintable(QString::number(throughFixture(p))));
+
+        // Several files merged are unwound too, with the same factory.
+        auto merged = symflame::ui::loadMergedSnapshot({ path, path }, nullptr, {}, symflame::ui::kPreviewParts,
+            symflame::symbolize::dwarfUnwinderFactory(options));
+        QVERIFY2(merged, merged ? "" : merged.error().toString().c_str());
+        const Profile& m = *(*merged)->profile;
+        QVERIFY2(throughFixture(m) * 100 >= m.sampleCount() * 80, qPrintable(QString::number(throughFixture(m))));
     }
 
     void badInput()
