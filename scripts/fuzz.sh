@@ -13,6 +13,8 @@
 #
 # A finding is fixed, then its input is kept as fuzz/regressions/<name>/<something> so that the
 # ordinary tests (fuzzinputs_<name>) run it from then on.
+#
+# Environment: SYMFLAME_JOBS (default: cores): how many harnesses run at once.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 CI_MODE=0
@@ -26,6 +28,7 @@ else
 fi
 BUILD="${SYMFLAME_BUILD_DIR:-$ROOT/build}"
 FUZZ_BUILD="$ROOT/build-fuzz"
+JOBS="${SYMFLAME_JOBS:-$(nproc)}"
 HARNESSES=("$@")
 [ ${#HARNESSES[@]} -gt 0 ] || HARNESSES=(pprof folded gzip elf gopclntab otlp otlpjson collector cpuprofile sourcemap debuglink addrnorm text jsresolve lookup labelview gperftools heapprofile legacytext perfdata)
 
@@ -42,8 +45,10 @@ if [ ! -f "$FUZZ_BUILD/CMakeCache.txt" ]; then
 fi
 cmake --build "$FUZZ_BUILD" --target "${HARNESSES[@]/#/fuzz_}"
 
-status=0
-for h in "${HARNESSES[@]}"; do
+# One harness: a fresh corpus in CI mode, its seeds, a bounded run; the summary line (and the
+# finding's report lines) go to findings/<h>.summary, its exit status to findings/<h>.status.
+run_harness() {
+  local h="$1" corpus findings seeds log start rc execs found limit
   corpus="$FUZZ_BUILD/corpus/$h"
   if [ "$CI_MODE" = 1 ]; then
     corpus="$FUZZ_BUILD/corpus-ci/$h"
@@ -74,13 +79,39 @@ for h in "${HARNESSES[@]}"; do
     -max_len="${MAX_LEN[$h]}" -print_final_stats=1 -artifact_prefix="$findings/" > "$log" 2>&1
   rc=$?
   set -e
-  SECONDS_TAKEN=$(( $(date +%s) - start ))
   execs=$(grep -ao 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo "?")
   found=$(find "$findings" -maxdepth 1 -type f \( -name 'crash-*' -o -name 'leak-*' -o -name 'timeout-*' -o -name 'oom-*' \) | wc -l)
-  echo "fuzz_$h: ${SECONDS_TAKEN} s, $execs executions, corpus $(ls "$corpus" | wc -l) inputs, findings $found (exit $rc)"
-  if [ "$rc" -ne 0 ] || [ "$found" -ne 0 ]; then
-    status=1
-    grep -aE 'ERROR|SUMMARY|runtime error|Test unit written' "$log" | head -8 | sed 's/^/  /'
+  {
+    echo "fuzz_$h: $(( $(date +%s) - start )) s, $execs executions, corpus $(ls "$corpus" | wc -l) inputs, findings $found (exit $rc)"
+    if [ "$rc" -ne 0 ] || [ "$found" -ne 0 ]; then
+      grep -aE 'ERROR|SUMMARY|runtime error|Test unit written' "$log" | head -8 | sed 's/^/  /'
+    fi
+  } > "$FUZZ_BUILD/findings/$h.summary"
+  if [ "$rc" -ne 0 ] || [ "$found" -ne 0 ]; then echo 1; else echo 0; fi > "$FUZZ_BUILD/findings/$h.status"
+}
+
+# The harnesses are single-threaded: run as many at once as there are cores (each its own
+# corpus, seed and run count, so the result does not depend on the order), then report them in
+# the order they were listed.
+mkdir -p "$FUZZ_BUILD/findings"
+running=0
+for h in "${HARNESSES[@]}"; do
+  rm -f "$FUZZ_BUILD/findings/$h.summary" "$FUZZ_BUILD/findings/$h.status"
+  run_harness "$h" &
+  running=$((running + 1))
+  if [ "$running" -ge "$JOBS" ]; then
+    wait -n || true
+    running=$((running - 1))
   fi
+done
+wait
+status=0
+for h in "${HARNESSES[@]}"; do
+  if [ -f "$FUZZ_BUILD/findings/$h.summary" ]; then
+    cat "$FUZZ_BUILD/findings/$h.summary"
+  else
+    echo "fuzz_$h: did not report (the run script failed)"
+  fi
+  [ "$(cat "$FUZZ_BUILD/findings/$h.status" 2>/dev/null || echo 1)" = 0 ] || status=1
 done
 exit $status

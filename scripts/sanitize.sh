@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The whole test suite under AddressSanitizer + UndefinedBehaviorSanitizer (LeakSanitizer on):
-# configures the "asan" preset (gcc, -O1 -g, asserts and libstdc++'s bounds checks on) into
+# configures the "asan" preset (gcc, -O1 -g1, asserts and libstdc++'s bounds checks on) into
 # build-asan, builds everything, runs every ctest. Each sanitizer report is fatal and written to
 # build-asan/sanitizer-reports/ (children the tests start included); this script prints them and
 # exits 1 when there is one, even if the test that caused it passed.
