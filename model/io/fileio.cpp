@@ -60,6 +60,11 @@ public:
     }
     Fd(const Fd&) = delete;
     Fd& operator=(const Fd&) = delete;
+    Fd(Fd&& other) noexcept
+        : m_fd(other.release())
+    {
+    }
+    Fd& operator=(Fd&&) = delete;
     int get() const { return m_fd; }
     /// Gives the descriptor up: the caller closes it.
     int release() { return std::exchange(m_fd, -1); }
@@ -165,17 +170,11 @@ std::string baseNameOf(const std::string& path)
     return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
+// Reads an open file whose fstat() is `st`: a regular file's size is checked against the limit
+// first, anything else (a pipe, a character device) is read until its end or the limit.
 template <class Buffer>
-Result<Buffer> readFile(const std::string& path, uint64_t maxBytes)
+Result<Buffer> readOpenFile(int fd, const struct stat& st, const std::string& path, uint64_t maxBytes)
 {
-    if (path.empty())
-        return makeError(ErrorCode::Usage, "empty file name");
-    Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
-    if (fd.get() < 0)
-        return openError(errno, path);
-    struct stat st { };
-    if (::fstat(fd.get(), &st) != 0)
-        return makeError(ErrorCode::Io, "cannot read: " + errnoText(errno), path);
     if (S_ISDIR(st.st_mode))
         return makeError(ErrorCode::Io, "is a directory", path);
     size_t expected = 0;
@@ -189,13 +188,36 @@ Result<Buffer> readFile(const std::string& path, uint64_t maxBytes)
     }
     Buffer data;
     bool tooLarge = false;
-    if (int err = readAll(fd.get(), data, expected, maxBytes, &tooLarge); err != 0)
+    if (int err = readAll(fd, data, expected, maxBytes, &tooLarge); err != 0)
         return makeError(
             ErrorCode::Io, err == EISDIR ? std::string("is a directory") : "cannot read: " + errnoText(err), path);
     if (tooLarge)
         return makeError(
             ErrorCode::TooLarge, "file is larger than the limit of " + std::to_string(maxBytes) + " bytes", path);
     return data;
+}
+
+// Opens `path` and stats it: the descriptor, or the error to report.
+Result<Fd> openForReading(const std::string& path, struct stat& st)
+{
+    if (path.empty())
+        return makeError(ErrorCode::Usage, "empty file name");
+    Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+    if (fd.get() < 0)
+        return openError(errno, path);
+    if (::fstat(fd.get(), &st) != 0)
+        return makeError(ErrorCode::Io, "cannot read: " + errnoText(errno), path);
+    return fd;
+}
+
+template <class Buffer>
+Result<Buffer> readFile(const std::string& path, uint64_t maxBytes)
+{
+    struct stat st { };
+    auto fd = openForReading(path, st);
+    if (!fd)
+        return fd.error();
+    return readOpenFile<Buffer>(fd->get(), st, path, maxBytes);
 }
 
 // The SIGBUS guard of mapped files. Each mapping takes a slot with its address range; the handler
@@ -348,31 +370,31 @@ void FileContents::release()
 
 Result<FileContents> readFileContents(const std::string& path, uint64_t maxBytes)
 {
+    struct stat st { };
+    auto fd = openForReading(path, st);
+    if (!fd)
+        return fd.error();
     FileContents out;
-    if (!path.empty()) {
-        Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
-        struct stat st { };
-        if (fd.get() >= 0 && ::fstat(fd.get(), &st) == 0 && S_ISREG(st.st_mode)
-            && static_cast<uint64_t>(st.st_size) >= FileContents::kMapFrom
-            && static_cast<uint64_t>(st.st_size) <= maxBytes && static_cast<uint64_t>(st.st_size) <= SIZE_MAX) {
-            const auto size = static_cast<size_t>(st.st_size);
-            void* p = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd.get(), 0);
-            if (p != MAP_FAILED) {
-                const int slot = sigbusguard::guard(p, size);
-                if (slot >= 0) {
-                    out.m_map = p;
-                    out.m_mapSize = size;
-                    out.m_guard = slot;
-                    out.m_fd = fd.release();
-                    out.m_bytes = { static_cast<const uint8_t*>(p), size };
-                    return out;
-                }
-                ::munmap(p, size); // no guard slot left: read it instead
+    if (S_ISREG(st.st_mode) && static_cast<uint64_t>(st.st_size) >= FileContents::kMapFrom
+        && static_cast<uint64_t>(st.st_size) <= maxBytes && static_cast<uint64_t>(st.st_size) <= SIZE_MAX) {
+        const auto size = static_cast<size_t>(st.st_size);
+        void* p = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd->get(), 0);
+        if (p != MAP_FAILED) {
+            const int slot = sigbusguard::guard(p, size);
+            if (slot >= 0) {
+                out.m_map = p;
+                out.m_mapSize = size;
+                out.m_guard = slot;
+                out.m_fd = fd->release();
+                out.m_bytes = { static_cast<const uint8_t*>(p), size };
+                return out;
             }
+            ::munmap(p, size); // no guard slot left: read it instead
         }
-        // Anything else (small, not regular, not mappable, or an error to report) is read.
     }
-    auto bytes = readFileBytes(path, maxBytes);
+    // Anything else (small, not regular, not mappable, too large to report) is read from the
+    // descriptor already open.
+    auto bytes = readOpenFile<FileBytes>(fd->get(), st, path, maxBytes);
     if (!bytes)
         return bytes.error();
     out.m_read = std::move(*bytes);
