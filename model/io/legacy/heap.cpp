@@ -1,14 +1,14 @@
 // Heap, growth and fragmentation profiles in text (gperftools' HEAPPROFILE dumps, Google's
 // heapz), read as google/pprof's profile/legacy_profile.go reads them (parseHeap,
 // parseHeapHeader, parseHeapSample, scaleHeapSample, parseAdditionalSections), with its regular
-// expressions in ECMAScript form.
+// expressions (RE2, as Go's).
 #include "model/io/legacy/legacy.h"
+#include "model/io/legacy/linematch.h"
 #include "model/io/legacy/procmaps.h"
 
 #include <charconv>
 #include <cmath>
 #include <cstdint>
-#include <regex>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -18,30 +18,28 @@ namespace symflame::model {
 
 namespace {
 
-// Lines longer than this are not matched (std::regex recurses per character); a line of 64 KiB
-// or more is an error, as in pprof.
-constexpr size_t kMaxRegexLine = 16 * 1024;
+// A line of 64 KiB or more is an error, as in pprof.
 constexpr size_t kMaxLine = 64 * 1024;
 
-const std::regex& heapHeaderRe()
+const RE2& heapHeaderRe()
 {
-    static const std::regex re(
+    static const RE2 re(
         R"(heap profile: *(\d+): *(\d+) *\[ *(\d+): *(\d+) *\] *@ *(heap[_a-z0-9]*)/?(\d*))");
     return re;
 }
-const std::regex& growthHeaderRe()
+const RE2& growthHeaderRe()
 {
-    static const std::regex re(R"(heap profile: *(\d+): *(\d+) *\[ *(\d+): *(\d+) *\] @ growthz?)");
+    static const RE2 re(R"(heap profile: *(\d+): *(\d+) *\[ *(\d+): *(\d+) *\] @ growthz?)");
     return re;
 }
-const std::regex& fragmentationHeaderRe()
+const RE2& fragmentationHeaderRe()
 {
-    static const std::regex re(R"(heap profile: *(\d+): *(\d+) *\[ *(\d+): *(\d+) *\] @ fragmentationz?)");
+    static const RE2 re(R"(heap profile: *(\d+): *(\d+) *\[ *(\d+): *(\d+) *\] @ fragmentationz?)");
     return re;
 }
-const std::regex& heapSampleRe()
+const RE2& heapSampleRe()
 {
-    static const std::regex re(R"((-?\d+): *(-?\d+) *\[ *(\d+): *(\d+) *\] @([ x0-9a-f]*))");
+    static const RE2 re(R"((-?\d+): *(-?\d+) *\[ *(\d+): *(\d+) *\] @([ x0-9a-f]*))");
     return re;
 }
 
@@ -98,28 +96,26 @@ Error bad(size_t line, const std::string& what)
 bool looksLikeHeapProfile(std::span<const uint8_t> data)
 {
     const std::string_view line = firstLine(data);
-    if (line.size() > kMaxRegexLine || line.find("heap profile:") == std::string_view::npos)
+    if (line.find("heap profile:") == std::string_view::npos)
         return false;
-    const std::string l(line);
-    std::smatch m;
-    return std::regex_search(l, m, heapHeaderRe()) || std::regex_search(l, m, growthHeaderRe())
-        || std::regex_search(l, m, fragmentationHeaderRe());
+    return searchLine(line, heapHeaderRe()) || searchLine(line, growthHeaderRe())
+        || searchLine(line, fragmentationHeaderRe());
 }
 
 Result<Profile> readHeapProfile(std::span<const uint8_t> data)
 {
-    const std::string header(firstLine(data));
-    if (header.size() > kMaxRegexLine)
-        return bad(1, "the header line is too long");
+    const std::string_view header = firstLine(data);
+    if (header.size() >= kMaxLine)
+        return bad(1, "longer than " + std::to_string(kMaxLine) + " bytes");
     std::string sampling;
     int64_t period = 0;
     bool hasAlloc = false;
-    std::smatch h;
-    if (std::regex_search(header, h, heapHeaderRe())) {
-        if (h[6].length() > 0 && !parseInt(h[6].str(), period))
-            return bad(1, "sampling rate " + h[6].str() + " is not a number");
-        hasAlloc = (h[3].str() != h[1].str() && h[3].str() != "0") || (h[4].str() != h[2].str() && h[4].str() != "0");
-        const std::string kind = h[5].str();
+    LineMatch h;
+    if (searchLine(header, heapHeaderRe(), &h)) {
+        if (!h[6].empty() && !parseInt(h.str(6), period))
+            return bad(1, "sampling rate " + h.str(6) + " is not a number");
+        hasAlloc = (h[3] != h[1] && h[3] != "0") || (h[4] != h[2] && h[4] != "0");
+        const std::string kind = h.str(5);
         if (kind == "heapz_v2" || kind == "heap_v2")
             sampling = "v2";
         else if (kind == "heapprofile")
@@ -129,7 +125,7 @@ Result<Profile> readHeapProfile(std::span<const uint8_t> data)
             period /= 2;
         } else
             return bad(1, "unknown heap profile kind '" + kind + "'");
-    } else if (std::regex_search(header, h, growthHeaderRe()) || std::regex_search(header, h, fragmentationHeaderRe())) {
+    } else if (searchLine(header, growthHeaderRe()) || searchLine(header, fragmentationHeaderRe())) {
         period = 1;
     } else {
         return bad(1, "no 'heap profile: N: B [ N: B ] @ kind' header");
@@ -177,17 +173,14 @@ Result<Profile> readHeapProfile(std::span<const uint8_t> data)
             raw.remove_suffix(1);
         if (raw.empty() || raw.front() == '#')
             continue;
-        if (raw.size() > kMaxRegexLine)
-            return bad(lineNo, "a sample line longer than " + std::to_string(kMaxRegexLine) + " bytes");
-        const std::string line(raw);
-        std::smatch m;
-        if (!std::regex_search(line, m, heapSampleRe()))
+        LineMatch m;
+        if (!searchLine(raw, heapSampleRe(), &m))
             return bad(lineNo, "not a sample ('count: bytes [ count: bytes ] @ addresses')");
         std::vector<int64_t> v;
         int64_t blockSize = 0;
         const auto add = [&](int countGroup, const char* label) -> std::optional<Error> {
             int64_t count = 0, size = 0;
-            if (!parseInt(m[countGroup].str(), count) || !parseInt(m[countGroup + 1].str(), size))
+            if (!parseInt(m.str(countGroup), count) || !parseInt(m.str(countGroup + 1), size))
                 return bad(lineNo, "a count or size out of range");
             if (count == 0 && size != 0)
                 return bad(lineNo, std::string(label) + " count was 0 but " + label + " bytes was " + std::to_string(size));
@@ -206,7 +199,7 @@ Result<Profile> readHeapProfile(std::span<const uint8_t> data)
         if (auto e = add(1, "inuse"))
             return *e;
         std::vector<uint64_t> addrs;
-        const std::string hex = m[5].str();
+        const std::string_view hex = m[5];
         for (size_t i = hex.find("0x"); i != std::string::npos; i = hex.find("0x", i)) {
             size_t j = i + 2;
             while (j < hex.size() && ((hex[j] >= '0' && hex[j] <= '9') || (hex[j] >= 'a' && hex[j] <= 'f')))
@@ -218,7 +211,7 @@ Result<Profile> readHeapProfile(std::span<const uint8_t> data)
             uint64_t a = 0;
             const auto [e, ec] = std::from_chars(hex.data() + i + 2, hex.data() + j, a, 16);
             if (ec != std::errc())
-                return bad(lineNo, "address " + hex.substr(i, j - i) + " is larger than 64 bits");
+                return bad(lineNo, "address " + std::string(hex.substr(i, j - i)) + " is larger than 64 bits");
             addrs.push_back(a - 1);
             i = j;
         }

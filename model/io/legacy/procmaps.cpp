@@ -1,11 +1,11 @@
 // pprof's memory map parsing (profile/legacy_profile.go: parseProcMapsFromScanner,
 // parseMappingEntry, removeLoggingInfo; profile.go: massageMappings), with its regular
-// expressions in ECMAScript form (the same leftmost-first matching as Go's).
+// expressions (RE2, as Go's).
 #include "model/io/legacy/procmaps.h"
+#include "model/io/legacy/linematch.h"
 
 #include <algorithm>
 #include <charconv>
-#include <regex>
 #include <string_view>
 #include <utility>
 
@@ -15,27 +15,24 @@ namespace {
 
 // Go's bufio.Scanner's longest line: past it pprof fails with "token too long".
 constexpr size_t kMaxLine = 64 * 1024;
-// Lines longer than this are not matched against the mapping expressions (std::regex recurses
-// per character); no real mapping line comes near it.
-constexpr size_t kMaxMappingLine = 4096;
 
-const std::regex& procMapsRe()
+const RE2& procMapsRe()
 {
-    static const std::regex re(R"(^\s*(?:0x)?([[:xdigit:]]+)[\s-]?\s*(?:0x)?([[:xdigit:]]+):?(?:\s+([-rwxp]+))?)"
+    static const RE2 re(R"(^\s*(?:0x)?([[:xdigit:]]+)[\s-]?\s*(?:0x)?([[:xdigit:]]+):?(?:\s+([-rwxp]+))?)"
                                R"((?:\s+([[:xdigit:]]+))?\s+[[:xdigit:]]+:[[:xdigit:]]+\s+[[:digit:]]+(?:\s+(\S+))?)");
     return re;
 }
 
-const std::regex& briefMapsRe()
+const RE2& briefMapsRe()
 {
-    static const std::regex re(R"(^\s*(?:0x)?([[:xdigit:]]+)[\s-]?\s*(?:0x)?([[:xdigit:]]+):?(?:\s+([-rwxp]+))?)"
+    static const RE2 re(R"(^\s*(?:0x)?([[:xdigit:]]+)[\s-]?\s*(?:0x)?([[:xdigit:]]+):?(?:\s+([-rwxp]+))?)"
                                R"((?:\s+(\S+))?(?:\s+\(@([[:xdigit:]]+)\))?(?:\s+([[:xdigit:]]+))?)");
     return re;
 }
 
-const std::regex& logInfoRe()
+const RE2& logInfoRe()
 {
-    static const std::regex re(R"(^[^\[\]]+:[0-9]+\]\s)");
+    static const RE2 re(R"(^[^\[\]]+:[0-9]+\]\s)");
     return re;
 }
 
@@ -49,14 +46,12 @@ enum class Entry { Mapping, Skip, Unrecognized };
 
 Entry parseMappingEntry(const std::string& line, MapEntry& m)
 {
-    if (line.size() > kMaxMappingLine)
-        return Entry::Unrecognized;
-    std::smatch me;
+    LineMatch me;
     std::string start, end, perm, file, offset, buildId;
-    if (std::regex_search(line, me, procMapsRe())) {
-        start = me[1], end = me[2], perm = me[3], offset = me[4], file = me[5];
-    } else if (std::regex_search(line, me, briefMapsRe())) {
-        start = me[1], end = me[2], perm = me[3], file = me[4], offset = me[5], buildId = me[6];
+    if (searchLine(line, procMapsRe(), &me)) {
+        start = me.str(1), end = me.str(2), perm = me.str(3), offset = me.str(4), file = me.str(5);
+    } else if (searchLine(line, briefMapsRe(), &me)) {
+        start = me.str(1), end = me.str(2), perm = me.str(3), file = me.str(4), offset = me.str(5), buildId = me.str(6);
     } else {
         return Entry::Unrecognized;
     }
@@ -179,11 +174,8 @@ Result<std::vector<MapEntry>> parseProcMaps(std::span<const uint8_t> text)
         if (raw.ends_with('\r'))
             raw.remove_suffix(1);
         std::string line(raw);
-        if (line.size() <= kMaxMappingLine) {
-            std::smatch m;
-            if (std::regex_search(line, m, logInfoRe()))
-                line.erase(0, size_t(m.length(0)));
-        }
+        if (LineMatch m; searchLine(line, logInfoRe(), &m))
+            line.erase(0, m[0].size());
         line = replaceAttrs(line, attrs);
         MapEntry e;
         switch (parseMappingEntry(line, e)) {

@@ -3,6 +3,7 @@
 // parseContentionSample), thread profiles (parseThread, parseThreadSample) and Go's count
 // profiles (parseGoCount), each followed by its memory map (parseAdditionalSections).
 #include "model/io/legacy/legacy.h"
+#include "model/io/legacy/linematch.h"
 #include "model/io/legacy/procmaps.h"
 
 #include <charconv>
@@ -10,7 +11,6 @@
 #include <unordered_map>
 #include <cstdint>
 #include <optional>
-#include <regex>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -21,9 +21,6 @@ namespace {
 
 // Go's bufio.Scanner's longest line: past it pprof fails with "token too long".
 constexpr size_t kMaxLine = 64 * 1024;
-// Lines longer than this are not matched against regular expressions (std::regex recurses per
-// character).
-constexpr size_t kMaxRegexLine = 16 * 1024;
 
 inline constexpr char kLockDropFrames[] = "RecordLockProfileData|(base::)?RecordLockProfileData.*|"
                                           "(base::)?SubmitMutexProfileData.*|(base::)?SubmitSpinLockProfileData.*|"
@@ -172,38 +169,30 @@ int64_t wrappingMul(int64_t a, int64_t b)
     return int64_t(uint64_t(a) * uint64_t(b));
 }
 
-const std::regex& contentionSampleRe()
+const RE2& contentionSampleRe()
 {
-    static const std::regex re(R"((\d+) *(\d+) @([ x0-9a-f]*))");
+    static const RE2 re(R"((\d+) *(\d+) @([ x0-9a-f]*))");
     return re;
 }
-const std::regex& threadzStartRe()
+const RE2& threadzStartRe()
 {
-    static const std::regex re(R"(--- threadz \d+ ---)");
+    static const RE2 re(R"(--- threadz \d+ ---)");
     return re;
 }
-const std::regex& threadStartRe()
+const RE2& threadStartRe()
 {
-    static const std::regex re(R"(--- Thread ([0-9A-Fa-f]+) \(name: (.*)/(\d+)\) stack: ---)");
+    static const RE2 re(R"(--- Thread ([0-9A-Fa-f]+) \(name: (.*)/(\d+)\) stack: ---)");
     return re;
 }
-const std::regex& countStartRe()
+const RE2& countStartRe()
 {
-    static const std::regex re(R"(^(\S+) profile: total \d+$)");
+    static const RE2 re(R"(^(\S+) profile: total \d+$)");
     return re;
 }
-const std::regex& countRe()
+const RE2& countRe()
 {
-    static const std::regex re(R"(^(\d+) @(( 0x[0-9a-f]+)+)$)");
+    static const RE2 re(R"(^(\d+) @(( 0x[0-9a-f]+)+)$)");
     return re;
-}
-
-bool search(std::string_view line, const std::regex& re, std::match_results<std::string_view::const_iterator>* m = nullptr)
-{
-    if (line.size() > kMaxRegexLine)
-        return false;
-    std::match_results<std::string_view::const_iterator> local;
-    return std::regex_search(line.begin(), line.end(), m ? *m : local, re);
 }
 
 std::string_view firstLine(std::span<const uint8_t> data)
@@ -332,8 +321,8 @@ Result<Profile> readContentionProfile(std::span<const uint8_t> data)
         if (line.starts_with("---"))
             break;
         if (!isSpaceOrComment(line)) {
-            std::match_results<std::string_view::const_iterator> m;
-            if (!search(line, contentionSampleRe(), &m))
+            LineMatch m;
+            if (!searchLine(line, contentionSampleRe(), &m))
                 return bad(lines.number(), "not a sample ('delay count @ addresses')");
             // Decimal (pprof's ParseInt base 10): a leading 0 does not make it octal.
             int64_t d1 = 0, d2 = 0;
@@ -341,7 +330,7 @@ Result<Profile> readContentionProfile(std::span<const uint8_t> data)
                 const auto [e, ec] = std::from_chars(s.data(), s.data() + s.size(), out, 10);
                 return ec == std::errc() && e == s.data() + s.size();
             };
-            if (!dec(std::string_view(m[1].first, m[1].second), d1) || !dec(std::string_view(m[2].first, m[2].second), d2))
+            if (!dec(m[1], d1) || !dec(m[2], d2))
                 return bad(lines.number(), "a delay or count out of range");
             if (p.period > 0) {
                 if (cpuHz > 0) {
@@ -351,7 +340,7 @@ Result<Profile> readContentionProfile(std::span<const uint8_t> data)
                 d2 = wrappingMul(d2, p.period);
             }
             std::vector<uint64_t> addrs;
-            if (!hexAddresses(std::string_view(m[3].first, m[3].second), addrs))
+            if (!hexAddresses(m[3], addrs))
                 return bad(lines.number(), "an address larger than 64 bits");
             for (uint64_t& a : addrs)
                 --a;
@@ -374,7 +363,7 @@ Result<Profile> readContentionProfile(std::span<const uint8_t> data)
 bool looksLikeThreadProfile(std::span<const uint8_t> data)
 {
     const std::string_view l = firstContentLine(data);
-    return search(l, threadzStartRe()) || search(l, threadStartRe());
+    return searchLine(l, threadzStartRe()) || searchLine(l, threadStartRe());
 }
 
 Result<Profile> readThreadProfile(std::span<const uint8_t> data)
@@ -389,7 +378,7 @@ Result<Profile> readThreadProfile(std::span<const uint8_t> data)
     if (lines.tooLong())
         return tooLong(lines);
     std::string_view line = lines.text();
-    if (search(line, threadzStartRe())) {
+    if (searchLine(line, threadzStartRe())) {
         while (lines.scan()) {
             line = lines.text();
             if (isMemoryMapSentinel(line) || line.starts_with("-"))
@@ -397,7 +386,7 @@ Result<Profile> readThreadProfile(std::span<const uint8_t> data)
         }
         if (lines.tooLong())
             return tooLong(lines);
-    } else if (!search(line, threadStartRe())) {
+    } else if (!searchLine(line, threadStartRe())) {
         return bad(lines.number(), "no '--- threadz N ---' or '--- Thread ... stack: ---' header");
     }
 
@@ -412,7 +401,7 @@ Result<Profile> readThreadProfile(std::span<const uint8_t> data)
     while (!isMemoryMapSentinel(line)) {
         if (line.starts_with("---- no stack trace for"))
             break;
-        if (!search(line, threadStartRe()))
+        if (!searchLine(line, threadStartRe()))
             return bad(lines.number(), "expected '--- Thread ID (name: NAME/TID) stack: ---' or the memory map");
         // parseThreadSample: the addresses of the lines up to the next '---' line.
         std::vector<uint64_t> addrs;
@@ -452,10 +441,9 @@ Result<Profile> readThreadProfile(std::span<const uint8_t> data)
 
 bool looksLikeGoCountProfile(std::span<const uint8_t> data)
 {
-    // The regex recurses per character: only a line that can match gets to it (a one-line JSON
-    // file of 13 KB overflowed the stack of a sanitizer build here).
+    // Cheap test first: most files sniffed here are of other formats.
     const std::string_view line = firstContentLine(data);
-    return line.find(" profile: total ") != std::string_view::npos && search(line, countStartRe());
+    return line.find(" profile: total ") != std::string_view::npos && searchLine(line, countStartRe());
 }
 
 Result<Profile> readGoCountProfile(std::span<const uint8_t> data)
@@ -466,12 +454,12 @@ Result<Profile> readGoCountProfile(std::span<const uint8_t> data)
     Lines lines(data);
     while (lines.scan() && isSpaceOrComment(lines.text())) {
     }
-    std::match_results<std::string_view::const_iterator> h;
-    if (lines.tooLong() || !search(lines.text(), countStartRe(), &h))
+    LineMatch h;
+    if (lines.tooLong() || !searchLine(lines.text(), countStartRe(), &h))
         return bad(lines.number(), "no 'NAME profile: total N' header");
 
     Profile p;
-    const std::string name(h[1].first, h[1].second);
+    const std::string name = h.str(1);
     p.periodType = type(p, name, "count");
     p.period = 1;
     p.sampleTypes = {type(p, name, "count")};
@@ -485,14 +473,14 @@ Result<Profile> readGoCountProfile(std::span<const uint8_t> data)
             continue;
         if (line.starts_with("---"))
             break;
-        std::match_results<std::string_view::const_iterator> m;
-        if (!search(line, countRe(), &m))
+        LineMatch m;
+        if (!searchLine(line, countRe(), &m))
             return bad(lines.number(), "not a sample ('N @ 0xaddress...')");
-        const auto n = parseGoInt(std::string_view(m[1].first, m[1].second));
+        const auto n = parseGoInt(m[1]);
         if (!n)
-            return bad(lines.number(), "count " + std::string(m[1].first, m[1].second) + " is not a number");
+            return bad(lines.number(), "count " + m.str(1) + " is not a number");
         std::vector<uint64_t> addrs;
-        if (!hexAddresses(std::string_view(m[2].first, m[2].second), addrs))
+        if (!hexAddresses(m[2], addrs))
             return bad(lines.number(), "an address larger than 64 bits");
         for (uint64_t& a : addrs)
             --a;
@@ -524,9 +512,9 @@ std::optional<Error> nameJavaLocations(Profile& p, std::string_view all, size_t 
                 loc.sourceId = p.locations.size() + 1;
                 p.locations.push_back(loc);
             }
-    static const std::regex locationRe(R"(^\s*0x([0-9A-Fa-f]+)\s+(.*)\s*$)");
-    static const std::regex fileLineRe(R"(^(.*)\s+\((.+):(-?[0-9]+)\)$)");
-    static const std::regex pathRe(R"(^(.*)\s+\((.*)\)$)");
+    static const RE2 locationRe(R"(^\s*0x([0-9A-Fa-f]+)\s+(.*)\s*$)");
+    static const RE2 fileLineRe(R"(^(.*)\s+\((.+):(-?[0-9]+)\)$)");
+    static const RE2 pathRe(R"(^(.*)\s+\((.*)\)$)");
     std::unordered_map<std::string, FunctionId> functionOf;
     std::vector<std::vector<Line>> linesOf(p.locations.size());
     size_t pos = 0;
@@ -536,30 +524,30 @@ std::optional<Error> nameJavaLocations(Profile& p, std::string_view all, size_t 
         line = trim(all.substr(pos, (nl == std::string_view::npos ? all.size() : nl) - pos));
         pos = nl == std::string_view::npos ? all.size() : nl + 1;
         ++lineNo;
-        std::match_results<std::string_view::const_iterator> m;
-        if (line.empty() || !search(line, locationRe, &m))
+        LineMatch m;
+        if (line.empty() || !searchLine(line, locationRe, &m))
             continue;
         uint64_t addr = 0;
-        const auto [e, ec] = std::from_chars(m[1].first, m[1].second, addr, 16);
+        const auto [e, ec] = std::from_chars(m[1].data(), m[1].data() + m[1].size(), addr, 16);
         if (ec != std::errc())
             return makeError(ErrorCode::InvalidInput, "java profile: line " + std::to_string(lineNo) + ": an address larger than 64 bits");
         const auto it = locationOf.find(addr);
         if (it == locationOf.end())
             continue;
-        const std::string_view rest(m[2].first, m[2].second);
+        const std::string_view rest = m[2];
         std::string func, file;
         int64_t lineNumber = 0;
-        std::match_results<std::string_view::const_iterator> f;
-        if (search(rest, fileLineRe, &f)) {
-            func.assign(f[1].first, f[1].second);
-            file.assign(f[2].first, f[2].second);
+        LineMatch f;
+        if (searchLine(rest, fileLineRe, &f)) {
+            func = f.str(1);
+            file = f.str(2);
             int64_t n = 0;
-            const auto [e2, ec2] = std::from_chars(f[3].first, f[3].second, n, 10);
-            if (ec2 == std::errc() && e2 == f[3].second && n > 0)
+            const auto [e2, ec2] = std::from_chars(f[3].data(), f[3].data() + f[3].size(), n, 10);
+            if (ec2 == std::errc() && e2 == f[3].data() + f[3].size() && n > 0)
                 lineNumber = n;
-        } else if (search(rest, pathRe, &f)) {
-            func.assign(f[1].first, f[1].second);
-            file.assign(f[2].first, f[2].second);
+        } else if (searchLine(rest, pathRe, &f)) {
+            func = f.str(1);
+            file = f.str(2);
             const size_t slash = file.find_last_of('/');
             if (slash != std::string::npos && slash + 1 < file.size())
                 file = file.substr(slash + 1);
@@ -631,17 +619,17 @@ Result<Profile> readJavaProfile(std::span<const uint8_t> data)
     };
 
     Profile p;
-    static const std::regex attributeRe(R"(([\w ]+)=([\w ]+))");
+    static const RE2 attributeRe(R"(([\w ]+)=([\w ]+))");
     std::string_view line;
     while (nextLine(line)) {
         if (line.size() >= kMaxLine)
             return bad(lineNo + 1, "longer than " + std::to_string(kMaxLine) + " bytes");
         if (!line.empty()) {
-            std::match_results<std::string_view::const_iterator> m;
-            if (!search(line, attributeRe, &m))
+            LineMatch m;
+            if (!searchLine(line, attributeRe, &m))
                 break;
-            const std::string_view key = trim(std::string_view(m[1].first, m[1].second));
-            const std::string_view value = trim(std::string_view(m[2].first, m[2].second));
+            const std::string_view key = trim(m[1]);
+            const std::string_view value = trim(m[2]);
             const std::string k = std::string(heap ? "heap/" : "contention/") + std::string(key);
             int64_t ms = 0;
             if (key == "format") {
@@ -670,7 +658,7 @@ Result<Profile> readJavaProfile(std::span<const uint8_t> data)
         advance();
     }
 
-    static const std::regex sampleRe(R"( *(\d+) +(\d+) +@ +([ x0-9a-f]*))");
+    static const RE2 sampleRe(R"( *(\d+) +(\d+) +@ +([ x0-9a-f]*))");
     std::vector<std::vector<uint64_t>> stacks;
     std::vector<std::vector<int64_t>> values;
     std::vector<int64_t> blockSizes;
@@ -678,14 +666,14 @@ Result<Profile> readJavaProfile(std::span<const uint8_t> data)
         if (line.size() >= kMaxLine)
             return bad(lineNo + 1, "longer than " + std::to_string(kMaxLine) + " bytes");
         if (!line.empty()) {
-            std::match_results<std::string_view::const_iterator> m;
-            if (!search(line, sampleRe, &m))
+            LineMatch m;
+            if (!searchLine(line, sampleRe, &m))
                 break;
             std::vector<uint64_t> addrs;
-            if (!hexAddresses(std::string_view(m[3].first, m[3].second), addrs))
+            if (!hexAddresses(m[3], addrs))
                 return bad(lineNo + 1, "an address larger than 64 bits");
-            const auto v0 = parseGoInt(std::string_view(m[2].first, m[2].second));
-            const auto v1 = parseGoInt(std::string_view(m[1].first, m[1].second));
+            const auto v0 = parseGoInt(m[2]);
+            const auto v1 = parseGoInt(m[1]);
             if (!v0 || !v1)
                 return bad(lineNo + 1, "a value out of range");
             int64_t a = *v0, b = *v1;

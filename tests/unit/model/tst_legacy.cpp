@@ -150,6 +150,16 @@ QStringList pprofTestdataProfiles()
     return out;
 }
 
+// " 0x10000 0x10008 ...": `n` addresses inside the test profiles' first mapping; 6,500 of them
+// make a line of about 52 KB, near the 64 KiB line limit pprof and symflame share.
+QByteArray manyAddresses(int n)
+{
+    QByteArray out;
+    for (int i = 0; i < n; ++i)
+        out += " 0x" + QByteArray::number(0x10000 + i * 8, 16);
+    return out;
+}
+
 } // namespace
 
 class TestLegacy : public QObject {
@@ -353,6 +363,22 @@ private slots:
         compareProfiles(*ours, pprofConversion(in, dir.filePath("small.pb.gz")));
     }
 
+    // A sample line of about 52 KB reads as pprof reads it.
+    void heapLongLine()
+    {
+        const QByteArray data = "heap profile: 1: 1024 [ 2: 2048] @ heapprofile\n1: 1024 [ 2: 2048] @"
+            + manyAddresses(6500) + "\nMAPPED_LIBRARIES:\n00010000-00020000 r-xp 00000000 08:01 1234   /opt/app/bin/server\n";
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString in = dir.filePath("long.heap");
+        writeFile(in, data);
+        auto ours = loadProfile(in.toStdString());
+        QVERIFY2(ours, ours ? "" : ours.error().toString().c_str());
+        QCOMPARE(ours->sampleStacks.size(), size_t(1));
+        QCOMPARE(ours->stack(ours->sampleStacks[0]).size(), size_t(6500));
+        compareProfiles(*ours, pprofConversion(in, dir.filePath("long.pb.gz")));
+    }
+
     void heapErrors_data()
     {
         QTest::addColumn<QByteArray>("data");
@@ -448,6 +474,17 @@ private slots:
         QTest::addRow("threads, no stack trace") << QByteArray("--- Thread 7f01 (name: main/11) stack: ---\n"
                                                              "  PC: 0x10510 0x20101\n"
                                                              "---- no stack trace for 7f02\n") << t;
+        // Lines of about 52 KB (the regular expressions once recursed per character and
+        // overflowed the stack of the sanitizer build on lines of 13 KB).
+        QTest::addRow("contention, a 6500-frame stack")
+            << "--- contention:\ncycles/second=1000\n5 1 @" + manyAddresses(6500) + "\n" + samples + maps << c;
+        QTest::addRow("goroutine count, a 6500-frame stack")
+            << "goroutine profile: total 2\n1 @" + manyAddresses(6500) + "\n1 @ 0x10510\n\n" + maps << g;
+        QTest::addRow("threads, a 6500-frame stack") << "--- Thread 7f01 (name: main/11) stack: ---\n  PC:"
+                + manyAddresses(6500) + "\n" + maps << t;
+        QTest::addRow("contention, a 40 KB mapping path")
+            << "--- contention:\n" + samples + "--- Memory map: ---\n00010000-00020000 r-xp 00000000 08:01 1234   /opt/"
+                + QByteArray(40000, 'd') + "/server\n" << c;
         QTest::addRow("goroutine count, octal") << "goroutine profile: total 12\n010 @ 0x10510 0x20101 0x10901\n"
                                                    "4 @ 0x20480 0x10901\n\n" + maps << g;
     }
