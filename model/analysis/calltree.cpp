@@ -8,6 +8,7 @@
 // to their place.
 #include "model/analysis/calltree.h"
 
+#include "model/core/bigarray.h"
 #include "model/core/frameformat.h"
 #include "model/core/parallel.h"
 #include "model/analysis/stackfilter.h"
@@ -520,7 +521,10 @@ CallTree CallTree::buildFromStackValues(const Profile& profile, const SymbolTabl
             stackValue.begin() + ptrdiff_t(c.from), stackValue.begin() + ptrdiff_t(c.to), [](int64_t v) { return v != 0; }));
     }
     LevelGrower top; // the levels before the work is split, and all of them on one thread
-    std::vector<int64_t> value(itemRoom); // per item's stack
+    std::vector<int64_t> value; // per item's stack
+    reserveBig(value, itemRoom);
+    value.resize(itemRoom);
+    reserveBig(top.level, itemRoom);
     top.level.resize(itemRoom); // not zeroed (see Item): each chunk writes its part
     std::atomic<bool> stop { false };
     std::atomic<size_t> stacksDone { 0 };
@@ -667,9 +671,9 @@ CallTree CallTree::buildFromStackValues(const Profile& profile, const SymbolTabl
     // Room for a node per frame (the most there can be) is only address space until it is
     // used, and saves copying the nodes each time the array would grow.
     constexpr size_t kMaxReserved = size_t(64) << 20;
-    top.local.reserve(std::min(itemsTotal + 1, kMaxReserved));
+    reserveBig(top.local, std::min(itemsTotal + 1, kMaxReserved));
     top.local[0].self = rootSelf;
-    top.next.reserve(nThreads == 1 ? top.level.size() : 0);
+    reserveBig(top.next, nThreads == 1 ? top.level.size() : 0);
     uint32_t depth = 1;
     const auto shareOut = [&] {
         // Enough nodes at the level just made that every thread gets several subtrees. A
@@ -720,7 +724,7 @@ CallTree CallTree::buildFromStackValues(const Profile& profile, const SymbolTabl
             grower.shared = &nodes;
             // Its first step reads its items where they are; top.level is kept until the end.
             grower.pending = std::span<const Item>(items).subspan(from, to - from);
-            grower.next.reserve(to - from);
+            reserveBig(grower.next, to - from);
             from = to;
         }
         std::vector<Item>().swap(top.next);
@@ -822,6 +826,7 @@ CallTree CallTree::buildFromStackValues(const Profile& profile, const SymbolTabl
     (void)rootTotal;
     tree.m_nodes = std::move(nodes);
     const size_t n = tree.m_nodes.size();
+    reserveBig(tree.m_children, n);
     tree.m_children.resize(n);
     for (size_t i = 0; i < n; ++i)
         tree.m_children[i] = NodeId(static_cast<uint32_t>(i));

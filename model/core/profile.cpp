@@ -1,5 +1,6 @@
 #include "model/core/profile.h"
 
+#include "model/core/bigarray.h"
 #include "model/core/valueformat.h"
 
 #include <algorithm>
@@ -275,7 +276,7 @@ void StackIndex::clear()
 void StackIndex::rehash(size_t capacity)
 {
     std::vector<Slot> old = std::move(m_slots);
-    m_slots.assign(capacity, Slot {});
+    assignBig(m_slots, capacity, Slot {});
     m_mask = capacity - 1;
     for (const Slot& s : old) {
         if (s.idPlusOne == 0)

@@ -3,6 +3,8 @@
 // it is complete and on disk.
 #include "model/io/fileio.h"
 
+#include "model/core/bigarray.h"
+
 #include <algorithm>
 #include <cerrno>
 #include <atomic>
@@ -96,6 +98,7 @@ void resizeMapped(Buffer& buffer, size_t n)
         const auto page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
         const auto begin = (reinterpret_cast<uintptr_t>(buffer.data()) + page - 1) & ~(page - 1);
         const auto end = (reinterpret_cast<uintptr_t>(buffer.data()) + n) & ~(page - 1);
+        adviseHugePages(buffer.data(), n); // before populating: then in 2 MiB pages where it can
         if (end > begin)
             (void)::madvise(reinterpret_cast<void*>(begin), end - begin, kPopulateWrite); // EINVAL before 5.14
     }

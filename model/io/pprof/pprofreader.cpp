@@ -15,6 +15,7 @@
 #include "model/io/pprof/pprof.h"
 
 #include "model/io/protowire.h"
+#include "model/core/bigarray.h"
 
 #include <algorithm>
 #include <atomic>
@@ -246,6 +247,8 @@ public:
 
     void insert(std::span<const uint8_t> bytes, uint32_t h, StackId stack)
     {
+        if (m_entries.size() == m_entries.capacity())
+            reserveBig(m_entries, std::max<size_t>(1024, m_entries.size() * 2));
         m_entries.push_back(
             { static_cast<uint64_t>(bytes.data() - m_origin), static_cast<uint32_t>(bytes.size()), stack });
         size_t slot = h & m_mask;
@@ -270,7 +273,7 @@ private:
     void rehash(size_t capacity)
     {
         std::vector<Slot> old = std::move(m_slots);
-        m_slots.assign(capacity, Slot {});
+        assignBig(m_slots, capacity, Slot {});
         m_mask = capacity - 1;
         for (const Slot& s : old) {
             if (s.entryPlusOne == 0)
@@ -828,13 +831,13 @@ private:
         const std::atomic<bool>& stop, Progress* progress, RawStackCache& rawStacks, bool& rawOnly) const
     {
         const size_t nTypes = m_profile.sampleTypes.size();
-        p.sampleStacks.reserve(count);
-        p.sampleValues.reserve(count * nTypes);
+        reserveBig(p.sampleStacks, count);
+        reserveBig(p.sampleValues, count * nTypes);
         // Room for as many frames as the bytes could hold (a location id takes at least one):
         // address space only until used, and no copying each time the array would grow.
         constexpr size_t kMaxReservedFrames = size_t(1) << 28;
-        p.stackLocations.reserve(std::min(end - begin, kMaxReservedFrames));
-        p.stackBegin.reserve(count + 1);
+        reserveBig(p.stackLocations, std::min(end - begin, kMaxReservedFrames));
+        reserveBig(p.stackBegin, count + 1);
 
         std::vector<LocationId> stack(256);
         std::vector<Label> sampleLabels;
@@ -971,8 +974,8 @@ private:
             return st;
         }
         // The first half's arrays also take the second's new stacks.
-        p.stackLocations.reserve(std::min(m_samplesEnd - m_samplesBegin, size_t(1) << 28));
-        p.stackBegin.reserve(m_sampleCount + 1);
+        reserveBig(p.stackLocations, std::min(m_samplesEnd - m_samplesBegin, size_t(1) << 28));
+        reserveBig(p.stackBegin, m_sampleCount + 1);
         Profile second;
         RawStackCache secondRaw(m_origin);
         bool secondRawOnly = true;
@@ -1023,7 +1026,7 @@ private:
             }
         }
         const size_t firstCount = p.sampleStacks.size();
-        p.sampleStacks.reserve(firstCount + second.sampleStacks.size());
+        reserveBig(p.sampleStacks, firstCount + second.sampleStacks.size());
         for (const StackId s : second.sampleStacks)
             p.sampleStacks.push_back(idOf[s.index()]);
         p.sampleValues.insert(p.sampleValues.end(), second.sampleValues.begin(), second.sampleValues.end());

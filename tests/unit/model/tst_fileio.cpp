@@ -4,6 +4,7 @@
 // Permission failures need a user the permissions apply to: when the test runs as root, those
 // cases run in a forked child that has switched to the unprivileged "nobody" user (65534).
 #include "model/io/fileio.h"
+#include "model/core/bigarray.h"
 #include "model/core/progress.h"
 #include "model/io/folded.h"
 #include "model/io/pprof/pprof.h"
@@ -420,6 +421,45 @@ private slots:
         QCOMPARE(QString::fromStdString(s.error().message), QStringLiteral("cannot write: file too large"));
         QCOMPARE(readPlain(path), QByteArray("old content"));
         QCOMPARE(entries(m_dir->path()), QStringList { "out" });
+    }
+
+    // A big array is advised into transparent huge pages (VmFlags "hg" on its mapping in
+    // /proc/self/smaps), a small one is left alone.
+    void bigArraysAdvisedHuge()
+    {
+        if (!QFile::exists(QStringLiteral("/sys/kernel/mm/transparent_hugepage/enabled")))
+            QSKIP("this kernel has no transparent huge pages");
+        const auto flagsAt = [](const void* p) {
+            QFile smaps(QStringLiteral("/proc/self/smaps"));
+            if (!smaps.open(QIODevice::ReadOnly))
+                return QByteArray("(no smaps)");
+            const auto at = reinterpret_cast<quintptr>(p);
+            bool inside = false;
+            for (QByteArray line; !(line = smaps.readLine()).isEmpty();) {
+                const int dash = line.indexOf('-');
+                const int space = line.indexOf(' ');
+                if (dash > 0 && space > dash && !line.contains(':' + QByteArray(" "))) {
+                    bool ok1 = false, ok2 = false;
+                    const quintptr b = line.left(dash).toULongLong(&ok1, 16);
+                    const quintptr e = line.mid(dash + 1, space - dash - 1).toULongLong(&ok2, 16);
+                    inside = ok1 && ok2 && b <= at && at < e;
+                } else if (inside && line.startsWith("VmFlags:")) {
+                    return line.trimmed();
+                }
+            }
+            return QByteArray("(not found)");
+        };
+        std::vector<uint32_t> big;
+        reserveBig(big, size_t(16) << 20); // 64 MiB
+        big.resize(big.capacity(), 7u);
+        // The 2 MiB-aligned middle of the array is what is advised.
+        const QByteArray bigFlags = flagsAt(big.data() + big.size() / 2);
+        QVERIFY2(bigFlags.contains(" hg"), bigFlags.constData());
+        std::vector<uint32_t> small;
+        reserveBig(small, size_t(64) << 10); // 256 KiB
+        small.resize(small.capacity(), 7u);
+        const QByteArray smallFlags = flagsAt(small.data());
+        QVERIFY2(!smallFlags.contains(" hg"), smallFlags.constData());
     }
 
     void sameFile()
