@@ -230,7 +230,7 @@ int runLookupCommand(int argc, char** argv)
         const auto renderRange = [&](Rendered& r, size_t begin, size_t end) {
             const std::unique_ptr<LookupPrinter> own = LookupPrinter::create(print, table);
             r.first = begin;
-            r.at.reserve(end - begin + 1);
+            model::reserveBig(r.at, end - begin + 1);
             r.text.reserve((end - begin) * 160); // about two frames of a function and a path each
             for (size_t i = begin; i < end; ++i) {
                 r.at.push_back(r.text.bufferedSize());

@@ -3,6 +3,8 @@
 // (app/printers/) write through it; JSON is written by nlohmann-json (printers/json.h).
 #pragma once
 
+#include "model/core/bigarray.h"
+
 #include <cstdint>
 #include <cstdio>
 #include <string>
@@ -47,7 +49,15 @@ public:
     /// copied, piece by piece, into another Output.
     static Output inMemory() { return Output(nullptr, 0); }
     std::string_view buffered() const { return m_buf; }
-    void reserve(size_t bytes) { m_buf.reserve(bytes); }
+    /// Room for this much text; a big buffer (an in-memory one rendering many answers) in huge
+    /// pages.
+    void reserve(size_t bytes)
+    {
+        if (bytes <= m_buf.capacity())
+            return;
+        m_buf.reserve(bytes);
+        model::adviseHugePages(m_buf.data(), m_buf.capacity());
+    }
     size_t bufferedSize() const { return m_buf.size(); }
 
 private:

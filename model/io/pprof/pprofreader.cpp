@@ -297,6 +297,10 @@ struct RawLine {
     int64_t column;
 };
 
+// The most frames the stack array reserves room for before the samples are read: 4 GiB of
+// address space, of which only what is used becomes memory.
+constexpr size_t kMaxReservedFrames = size_t(1) << 30;
+
 class PprofDecoder {
 public:
     PprofDecoder(std::span<const uint8_t> data, Progress* progress)
@@ -834,8 +838,9 @@ private:
         reserveBig(p.sampleStacks, count);
         reserveBig(p.sampleValues, count * nTypes);
         // Room for as many frames as the bytes could hold (a location id takes at least one):
-        // address space only until used, and no copying each time the array would grow.
-        constexpr size_t kMaxReservedFrames = size_t(1) << 28;
+        // address space only until used, and no copying each time the array would grow (a
+        // 10M-sample profile has about 275M frames in its distinct stacks: with room for 2^28
+        // the array was copied once, 1 GB, and twice its size was held meanwhile).
         reserveBig(p.stackLocations, std::min(end - begin, kMaxReservedFrames));
         reserveBig(p.stackBegin, count + 1);
 
@@ -974,7 +979,7 @@ private:
             return st;
         }
         // The first half's arrays also take the second's new stacks.
-        reserveBig(p.stackLocations, std::min(m_samplesEnd - m_samplesBegin, size_t(1) << 28));
+        reserveBig(p.stackLocations, std::min(m_samplesEnd - m_samplesBegin, kMaxReservedFrames));
         reserveBig(p.stackBegin, m_sampleCount + 1);
         Profile second;
         RawStackCache secondRaw(m_origin);
