@@ -1037,9 +1037,13 @@ void MainWindow::updateNotice()
     const model::TruncatedStacks& t = report->truncatedStacks;
     const QString frame = QString::fromUtf8(model::kTruncatedFrameName.data(), qsizetype(model::kTruncatedFrameName.size()));
     // Short enough for two lines at 1366 pixels; the tooltip names every binary.
-    const QString advice = QString::fromUtf8(model::TruncatedStacks::kAdvice.data(), qsizetype(model::TruncatedStacks::kAdvice.size()));
-    m_notice->setNotice(tr("%1. Drawn under %2; record with --call-graph dwarf, or rebuild with -fno-omit-frame-pointer.")
-                            .arg(QString::fromStdString(t.describe(2)), frame),
+    const QString advice = QString::fromStdString(t.advice());
+    const bool dwarf = t.callGraph == "dwarf";
+    const QString shortAdvice = dwarf && t.fullStackCopies > 0
+        ? tr("record with a larger stack copy (--call-graph dwarf,65528).")
+        : dwarf ? tr("check Binaries for binaries not found.")
+                : tr("record with --call-graph dwarf, or rebuild with -fno-omit-frame-pointer.");
+    m_notice->setNotice(tr("%1. Drawn under %2; %3").arg(QString::fromStdString(t.describe(2)), frame, shortAdvice),
         tr("Show %1").arg(frame),
         tr("%1.\nThe frames where unwinding stopped are drawn under %2 rather than as roots of their own. To see whole "
            "stacks, %3.")

@@ -126,12 +126,12 @@ Json truncatedJson(const TruncatedStacks& t)
         { "root_frame", std::string(kTruncatedFrameName) },
         { "binaries", std::move(binaries) },
         { "message", t.any() ? t.describe() : std::string() },
-        { "advice", t.any() ? std::string(TruncatedStacks::kAdvice) : std::string() },
+        { "advice", t.any() ? t.advice() : std::string() },
     };
 }
 
 // "Stacks:" the share of truncated stacks and the binaries where unwinding stopped (perf.data
-// unwound by frame pointers only).
+// unwound by frame pointers or DWARF).
 void printTruncatedText(Output& out, const TruncatedStacks& t)
 {
     if (!t.checked)
@@ -141,7 +141,7 @@ void printTruncatedText(Output& out, const TruncatedStacks& t)
         return;
     }
     out << "Stacks:        " << t.describe(8) << "\n               (drawn under \"" << kTruncatedFrameName << "\"; "
-        << TruncatedStacks::kAdvice << ")\n";
+        << t.advice() << ")\n";
 }
 
 } // namespace

@@ -75,12 +75,23 @@ bool hasTruncatedFrame(const Profile& p)
     return false;
 }
 
+uint64_t numericAttribute(const Profile& p, std::string_view key)
+{
+    for (const Label& a : p.attributes)
+        if (p.str(a.key) == key && p.str(a.str).empty())
+            return a.num > 0 ? uint64_t(a.num) : 0;
+    return 0;
+}
+
 TruncatedStacks examine(const Profile& p, std::vector<Classified>* perStack)
 {
     TruncatedStacks out;
     out.checked = checksTruncatedStacks(p) || hasTruncatedFrame(p);
     if (!out.checked)
         return out;
+    out.callGraph = std::string(p.attribute("perf.call_graph"));
+    out.stackCopySize = numericAttribute(p, "perf.stack_copy_size");
+    out.fullStackCopies = numericAttribute(p, "perf.full_stack_copies");
     std::vector<Classified> classes(p.stackCount());
     for (size_t s = 0; s < classes.size(); ++s)
         classes[s] = classify(p, p.stack(StackId(s)));
@@ -141,7 +152,11 @@ bool isTruncatedFrame(const Profile& p, LocationId location)
 
 bool checksTruncatedStacks(const Profile& p)
 {
-    return p.attribute("perf.call_graph") == "fp";
+    const std::string_view how = p.attribute("perf.call_graph");
+    if (how == "dwarf") // judged only once an unwinder went over the stack copies
+        return std::any_of(p.attributes.begin(), p.attributes.end(),
+            [&p](const Label& a) { return p.str(a.key) == "perf.unwound_samples"; });
+    return how == "fp";
 }
 
 std::string TruncatedStacks::describe(size_t maxBinaries) const
@@ -154,7 +169,7 @@ std::string TruncatedStacks::describe(size_t maxBinaries) const
             named.push_back(&b);
     if (named.empty())
         return out;
-    out += "; binaries without frame pointers: ";
+    out += callGraph == "dwarf" ? "; unwinding stopped in: " : "; binaries without frame pointers: ";
     for (size_t i = 0; i < named.size(); ++i) {
         if (i == maxBinaries) {
             out += ", and " + std::to_string(named.size() - i) + " more";
@@ -163,6 +178,21 @@ std::string TruncatedStacks::describe(size_t maxBinaries) const
         out += (i ? ", " : "") + named[i]->name + " (" + percent(named[i]->samples, samples) + ")";
     }
     return out;
+}
+
+std::string TruncatedStacks::advice() const
+{
+    if (callGraph != "dwarf")
+        return std::string(kAdvice);
+    if (fullStackCopies > 0) {
+        std::string out = percent(fullStackCopies, samples) + " of samples filled their stack copy";
+        if (stackCopySize > 0)
+            out += " of " + std::to_string(stackCopySize) + " bytes";
+        return out + ": record with a larger one (perf record --call-graph dwarf,65528, the most perf takes)";
+    }
+    return "unwinding needs each binary on the stack and its unwind tables (.eh_frame or .debug_frame): see "
+           "which were not found under Binaries (symflame info), or record with frame pointers (-g) for code "
+           "without them";
 }
 
 TruncatedStacks findTruncatedStacks(const Profile& profile)

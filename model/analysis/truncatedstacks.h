@@ -31,9 +31,11 @@ bool isThreadRootFunction(std::string_view name);
 bool isTruncatedFrame(const Profile& profile, LocationId location);
 
 /// Whether stacks of profile are checked: perf.data whose callchains perf unwound by frame
-/// pointers (attribute perf.call_graph "fp"). Not pprof, OTLP or the other formats: their
-/// producers unwind by other means (Go's runtime, gperftools' libunwind, eBPF profilers' own
-/// unwinders) and cut deep stacks at a depth limit, which is not a missing frame pointer.
+/// pointers (attribute perf.call_graph "fp") or that symflame unwound from perf's stack copies
+/// (`--call-graph dwarf`: "dwarf", once an unwinder went over them: attribute
+/// perf.unwound_samples). Not pprof, OTLP or the other formats: their producers unwind
+/// by other means (Go's runtime, gperftools' libunwind, eBPF profilers' own unwinders) and cut
+/// deep stacks at a depth limit, which is not a missing frame pointer.
 bool checksTruncatedStacks(const Profile& profile);
 
 /// What was found: samples (the "samples" count type where the profile has one, else records)
@@ -49,14 +51,22 @@ struct TruncatedStacks {
     uint64_t truncated = 0; ///< samples whose stack has user frames and reaches no thread root
     std::vector<Binary> binaries; ///< most samples first
     uint64_t stacksMarked = 0; ///< stacks markTruncatedStacks put under "[truncated]"
+    /// How the stacks were unwound (perf.call_graph): "fp", "dwarf", or "" (read back from a
+    /// saved "[truncated]" frame).
+    std::string callGraph;
+    uint64_t stackCopySize = 0;   ///< dwarf: the stack copy's size perf was asked for
+    uint64_t fullStackCopies = 0; ///< dwarf: samples whose stack copy was full (the stack went on)
 
     double share() const { return samples ? double(truncated) / double(samples) : 0.0; }
     bool any() const { return truncated > 0; }
     /// "12.5% of samples have truncated stacks; binaries without frame pointers: prog (11.9%),
     /// libfoo.so (0.6%)": up to maxBinaries binaries (in a mapping), then "and N more"; shares
-    /// of all samples.
+    /// of all samples. For DWARF unwinding "unwinding stopped in: ..." (a binary there may lack
+    /// unwind tables, or the stack copy ended in it).
     std::string describe(size_t maxBinaries = 4) const;
-    /// What to do about it.
+    /// What to do about it: for frame pointers, kAdvice; for DWARF unwinding, a larger stack copy
+    /// when copies were full, else finding the binaries and their unwind tables.
+    std::string advice() const;
     static constexpr std::string_view kAdvice = "record with perf record --call-graph dwarf, or rebuild them with "
                                                 "-fno-omit-frame-pointer";
 };

@@ -11,6 +11,7 @@
 #include "model/analysis/symboltable.h"
 #include "model/analysis/truncatedstacks.h"
 #include "model/io/profileio.h"
+#include "symbolize/pass/dwarfunwinder.h"
 #include "symbolize/pass/symbolizationpass.h"
 
 #include <QJsonArray>
@@ -88,7 +89,9 @@ struct Symbolized {
 
 Symbolized symbolized(const char* path)
 {
-    auto p = loadProfile(path);
+    LoadOptions load;
+    load.perfUnwinder = symbolize::dwarfUnwinderFactory(); // for --call-graph dwarf recordings
+    auto p = loadProfile(path, load);
     if (!p)
         qFatal("cannot read %s: %s", path, p.error().message.c_str());
     symbolize::SymbolizeOptions options;
@@ -174,6 +177,39 @@ private slots:
         const QStringList roots = rootChildren(symbols, tree);
         QVERIFY2(roots.contains("__libc_start_call_main"), qPrintable(roots.join(", ")));
         QVERIFY2(!roots.contains("fp_leaf"), qPrintable(roots.join(", ")));
+    }
+
+    // `--call-graph dwarf` of a program about 20 KB of stack deep: perf's 8 KB stack copies end
+    // before the stack does, so unwinding stops in the program's recursion, for perf script's
+    // unwinder as for symflame's; the warning says the copies were full and to record larger ones.
+    void dwarfStackCopiesTooSmall()
+    {
+        const Oracle o = perfScript(fixtures::deepStackPerfData);
+        QVERIFY(o.samples > 200);
+        const Symbolized s = symbolized(fixtures::deepStackPerfData);
+        const TruncatedStacks& t = s.truncated;
+        qInfo("deep stacks, dwarf: symflame %llu of %llu truncated (%.2f%%), perf script %llu of %llu; %llu full copies",
+            (unsigned long long)t.truncated, (unsigned long long)t.samples, 100 * t.share(),
+            (unsigned long long)o.truncated, (unsigned long long)o.samples, (unsigned long long)t.fullStackCopies);
+        QVERIFY(t.checked);
+        QCOMPARE(t.callGraph, std::string("dwarf"));
+        QCOMPARE(t.samples, o.samples);
+        QVERIFY2(double(o.truncated) > 0.8 * double(o.samples), "perf script reaches main: the fixture is too shallow");
+        QVERIFY2(t.share() > 0.8, qPrintable(QString::fromStdString(t.describe())));
+        QVERIFY(!t.binaries.empty());
+        QCOMPARE(QString::fromStdString(t.binaries[0].path), QString(fixtures::deepStackBinary));
+        QVERIFY2(QString::fromStdString(t.describe()).contains("unwinding stopped in: deepstack"),
+            qPrintable(QString::fromStdString(t.describe())));
+        QCOMPARE(t.stackCopySize, uint64_t(8192));
+        QVERIFY(t.fullStackCopies >= t.truncated * 9 / 10);
+        const QString advice = QString::fromStdString(t.advice());
+        QVERIFY2(advice.contains("filled their stack copy of 8192 bytes") && advice.contains("--call-graph dwarf,65528"),
+            qPrintable(advice));
+
+        const auto text = runSymflame({ "info", fixtures::deepStackPerfData, "--offline" });
+        QCOMPARE(text.exitCode, 0);
+        QVERIFY2(text.out.contains("unwinding stopped in: deepstack") && text.out.contains("dwarf,65528"),
+            text.out.constData());
     }
 
     void infoPrintsIt()

@@ -755,8 +755,13 @@ void Reader::sample(uint16_t misc, std::span<const uint8_t> body)
         ok = c.u64(size) && c.bytes(stackCopy, size);
         if (ok && size != 0)
             ok = c.u64(dyn) && dyn <= size;
-        if (ok)
+        if (ok) {
             stackCopy = stackCopy.first(size_t(dyn));
+            m_stats.stackCopySize = std::max(m_stats.stackCopySize, size);
+            // perf copies from the stack pointer up to the stack's end or the size asked for.
+            if (size != 0 && dyn == size)
+                ++m_stats.fullStackCopies;
+        }
     }
     if (!ok) {
         fail();
@@ -1107,7 +1112,10 @@ Result<Profile> Reader::read()
         attrNum("perf.lost_events", m_stats.lostEvents);
     if (m_stats.dwarfSamples) {
         attrNum("perf.dwarf_samples", m_stats.dwarfSamples);
-        attrNum("perf.unwound_samples", m_stats.unwoundSamples);
+        if (m_unwinder) // without one, nothing was tried: stacks are perf's IPs, not judged
+            attrNum("perf.unwound_samples", m_stats.unwoundSamples);
+        attrNum("perf.stack_copy_size", m_stats.stackCopySize);
+        attrNum("perf.full_stack_copies", m_stats.fullStackCopies);
     }
     m_p.updateFrameStatuses();
     m_p.finishBuilding();

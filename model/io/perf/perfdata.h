@@ -30,6 +30,8 @@ struct PerfDataStats {
     uint64_t otherRecords = 0;     ///< records of types not read (skipped by their size)
     uint64_t dwarfSamples = 0;     ///< samples with user registers and a stack copy (`--call-graph dwarf`)
     uint64_t unwoundSamples = 0;   ///< of those, the ones whose user frames the unwinder gave
+    uint64_t stackCopySize = 0;    ///< the largest stack copy perf was asked for (`dwarf,SIZE`; 8192 by default)
+    uint64_t fullStackCopies = 0;  ///< samples whose stack copy perf filled: the stack went on past it
 };
 
 /// Reads a perf.data file. Sample types: "samples"/"count" (every sample counts 1), then one per
@@ -42,14 +44,15 @@ struct PerfDataStats {
 /// perf recorded is the running kernel's (/sys/kernel/notes); else attribute perf.kernel_symbols
 /// says why they stay addresses. Attribute perf.call_graph says how stacks were taken: "fp"
 /// (`-g`, frame pointers), "dwarf" (`--call-graph dwarf`), "lbr", none without callchains; the
-/// symbolization pass checks "fp" stacks for truncation (model/analysis/truncatedstacks.h).
+/// symbolization pass checks "fp" and "dwarf" stacks for truncation (model/analysis/truncatedstacks.h).
 /// Build IDs from MMAP2 records or the HEADER_BUILD_ID
 /// feature. Malformed records are skipped and counted (attribute perf.skipped_records); a bad
 /// header, attribute or feature table is an error: InvalidInput/Truncated/Unsupported,
 /// "perf.data: ...".
 /// With an unwinder, samples that carry user registers and a stack copy get their user frames
 /// from it (kernel frames stay perf's); attributes perf.dwarf_samples and perf.unwound_samples
-/// count them. Where it gives nothing the sample keeps perf's callchain (or its IP).
+/// (only when an unwinder was given) count them, perf.stack_copy_size and perf.full_stack_copies how big the copies were asked to be
+/// and how many were filled (the unwinder could not reach past them). Where it gives nothing the sample keeps perf's callchain (or its IP).
 Result<Profile> readPerfData(
     std::span<const uint8_t> data, PerfDataStats* stats = nullptr, PerfStackUnwinder* unwinder = nullptr);
 

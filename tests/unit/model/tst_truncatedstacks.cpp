@@ -203,12 +203,22 @@ private slots:
         QCOMPARE(t.truncated, uint64_t(0));
         QCOMPARE(b.p.stackCount(), stacks);
         QCOMPARE(b.p.sampleStacks[0], StackId(size_t(0)));
-        // perf.data recorded with --call-graph dwarf: its stacks are not unwound yet, not judged.
+        // perf.data recorded with --call-graph dwarf read without an unwinder: its stacks are
+        // perf's IPs, not judged; once unwound (perf.unwound_samples), they are.
         Label l;
         l.key = b.p.strings.intern("perf.call_graph");
         l.str = b.p.strings.intern("dwarf");
         b.p.attributes.push_back(l);
         QVERIFY(!findTruncatedStacks(b.p).checked);
+        Label unwound;
+        unwound.key = b.p.strings.intern("perf.unwound_samples");
+        unwound.num = 0;
+        b.p.attributes.push_back(unwound);
+        const TruncatedStacks dwarf = findTruncatedStacks(b.p);
+        QVERIFY(dwarf.checked);
+        QCOMPARE(dwarf.callGraph, std::string("dwarf"));
+        QVERIFY2(QString::fromStdString(dwarf.describe()).contains("unwinding stopped in: app"), dwarf.describe().c_str());
+        QVERIFY2(QString::fromStdString(dwarf.advice()).contains("unwind tables"), dwarf.advice().c_str());
     }
 
     void countedBySamplesNotRecords()
