@@ -407,7 +407,11 @@ private slots:
 
         auto lost = symflame::ui::loadSnapshot(path);
         QVERIFY2(lost, lost ? "" : lost.error().toString().c_str());
-        QCOMPARE(throughFixture(*(*lost)->profile), size_t(0));
+        // Without the binaries libdwfl has no CFI, but its x86-64 frame-pointer fallback can
+        // still step once where %rbp happens to hold a frame (1 of about 1,170 samples, seen
+        // once in 20 runs): almost none, not none.
+        const size_t lostDeep = throughFixture(*(*lost)->profile);
+        QVERIFY2(lostDeep * 100 <= (*lost)->profile->sampleCount(), qPrintable(QString::number(lostDeep)));
 
         auto found = symflame::ui::loadSnapshot(
             path, nullptr, std::nullopt, {}, symflame::ui::kPreviewParts, symflame::symbolize::dwarfUnwinderFactory(options));
