@@ -249,11 +249,17 @@ class TestPerfDwarf : public QObject {
         const auto mine = ours(p);
         QVERIFY(perf.size() > 100);
         QCOMPARE(mine.size(), perf.size());
-        size_t identical = 0, differing = 0, deep = 0, named = 0, rooted = 0, userSamples = 0;
+        size_t identical = 0, differing = 0, deep = 0, named = 0, rooted = 0, userSamples = 0, perfEmpty = 0;
         for (const auto& [key, theirs] : perf) {
             auto it = mine.find(key);
             QVERIFY2(it != mine.end(), "a sample perf script prints is one of ours");
             const std::vector<Frame>& chain = it->second;
+            if (theirs.empty() && !chain.empty()) {
+                // perf's unwinding gave not even the sampled IP (seen: 1 sample of 1,173 in 1 of
+                // 20 runs, with the fixture built with frame pointers): nothing to compare.
+                ++perfEmpty;
+                continue;
+            }
             size_t firstUser = 0;
             while (firstUser < theirs.size() && theirs[firstUser].dso == "[kernel.kallsyms]")
                 ++firstUser;
@@ -293,6 +299,7 @@ class TestPerfDwarf : public QObject {
         // Measured on Debian 12 (perf 6.1, elfutils 0.188), fixture built without frame pointers:
         // 1161 of 1161 identical; with frame pointers: 1183 of 1184 (the exit case above).
         QVERIFY2(identical * 100 >= perf.size() * 95, "at least 95% of the samples identical to perf's");
+        QVERIFY2(perfEmpty * 100 <= perf.size(), "perf script printed no frame for more than 1% of the samples");
         QVERIFY2(deep * 2 > perf.size(), "most stacks several frames deep");
         QVERIFY2(rooted * 100 >= userSamples * 90, "stacks reach the thread's root");
         QVERIFY(userSamples > 100);
