@@ -1045,9 +1045,10 @@ void MainWindow::updateNotice()
                 : tr("record with --call-graph dwarf, or rebuild with -fno-omit-frame-pointer.");
     m_notice->setNotice(tr("%1. Drawn under %2; %3").arg(QString::fromStdString(t.describe(2)), frame, shortAdvice),
         tr("Show %1").arg(frame),
-        tr("%1.\nThe frames where unwinding stopped are drawn under %2 rather than as roots of their own. To see whole "
-           "stacks, %3.")
-            .arg(QString::fromStdString(t.describe(100)), frame, advice));
+        (dwarf ? tr("%1.\nThe frames where unwinding stopped are drawn under %2 rather than as roots of their own.\n%3.")
+               : tr("%1.\nThe frames where unwinding stopped are drawn under %2 rather than as roots of their own. To see "
+                    "whole stacks, %3."))
+            .arg(QString::fromStdString(t.describe(100)), frame, dwarf ? advice.left(1).toUpper() + advice.mid(1) : advice));
 }
 
 void MainWindow::editSymbolizeSettings()
