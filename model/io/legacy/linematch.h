@@ -22,7 +22,9 @@ private:
     re2::StringPiece m_groups[kMaxGroups];
 };
 
-/// The leftmost match of `re` anywhere in `text`, as Go's FindStringSubmatch finds it.
+/// The leftmost match of `re` anywhere in `text`, as Go's FindStringSubmatch finds it. With `m`,
+/// `re` may have at most kMaxGroups - 1 groups (pprof's have 6 at most); one with more never
+/// matches.
 inline bool searchLine(std::string_view text, const RE2& re, LineMatch* m = nullptr)
 {
     const re2::StringPiece t(text.data(), text.size());
