@@ -302,7 +302,9 @@ class TestPerfDwarf : public QObject {
         QVERIFY2(perfEmpty * 100 <= perf.size(), "perf script printed no frame for more than 1% of the samples");
         QVERIFY2(deep * 2 > perf.size(), "most stacks several frames deep");
         QVERIFY2(rooted * 100 >= userSamples * 90, "stacks reach the thread's root");
-        QVERIFY(userSamples > 100);
+        // Usually 500-700; with the machine busy the recording held as few as 272 samples, 85 of
+        // them ending in cxxprog.
+        QVERIFY2(userSamples >= 50, qPrintable(QString::number(userSamples)));
         QVERIFY(named > 0);
     }
 
