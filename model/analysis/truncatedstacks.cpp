@@ -75,12 +75,11 @@ bool hasTruncatedFrame(const Profile& p)
     return false;
 }
 
-uint64_t numericAttribute(const Profile& p, std::string_view key)
+// A count the perf.data reader put in a numeric attribute; 0 when it is absent.
+uint64_t countAttribute(const Profile& p, std::string_view key)
 {
-    for (const Label& a : p.attributes)
-        if (p.str(a.key) == key && p.str(a.str).empty())
-            return a.num > 0 ? uint64_t(a.num) : 0;
-    return 0;
+    const Label* a = p.findAttribute(key);
+    return a && p.str(a->str).empty() && a->num > 0 ? uint64_t(a->num) : 0;
 }
 
 TruncatedStacks examine(const Profile& p, std::vector<Classified>* perStack)
@@ -90,8 +89,8 @@ TruncatedStacks examine(const Profile& p, std::vector<Classified>* perStack)
     if (!out.checked)
         return out;
     out.callGraph = std::string(p.attribute("perf.call_graph"));
-    out.stackCopySize = numericAttribute(p, "perf.stack_copy_size");
-    out.fullStackCopies = numericAttribute(p, "perf.full_stack_copies");
+    out.stackCopySize = countAttribute(p, "perf.stack_copy_size");
+    out.fullStackCopies = countAttribute(p, "perf.full_stack_copies");
     std::vector<Classified> classes(p.stackCount());
     for (size_t s = 0; s < classes.size(); ++s)
         classes[s] = classify(p, p.stack(StackId(s)));
@@ -154,8 +153,7 @@ bool checksTruncatedStacks(const Profile& p)
 {
     const std::string_view how = p.attribute("perf.call_graph");
     if (how == "dwarf") // judged only once an unwinder went over the stack copies
-        return std::any_of(p.attributes.begin(), p.attributes.end(),
-            [&p](const Label& a) { return p.str(a.key) == "perf.unwound_samples"; });
+        return p.findAttribute("perf.unwound_samples") != nullptr;
     return how == "fp";
 }
 

@@ -101,12 +101,18 @@ SampleTally Profile::sampleTally() const
     return { uint64_t(sampleCount()), true };
 }
 
-std::string_view Profile::attribute(std::string_view key) const
+const Label* Profile::findAttribute(std::string_view key) const
 {
     for (const Label& a : attributes)
         if (str(a.key) == key)
-            return str(a.str);
-    return {};
+            return &a;
+    return nullptr;
+}
+
+std::string_view Profile::attribute(std::string_view key) const
+{
+    const Label* a = findAttribute(key);
+    return a ? str(a->str) : std::string_view();
 }
 
 int Profile::findSampleType(std::string_view type) const

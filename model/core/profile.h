@@ -208,6 +208,8 @@ public:
     /// The file format's version the reader saw ("1.10.0" for OTLP), empty when not versioned.
     std::string formatVersion;
 
+    /// The first attribute named key (string or numeric), or null when there is none.
+    const Label* findAttribute(std::string_view key) const;
     /// The string value of attribute key, or "" when there is none.
     std::string_view attribute(std::string_view key) const;
 

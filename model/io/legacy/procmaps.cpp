@@ -19,14 +19,14 @@ constexpr size_t kMaxLine = 64 * 1024;
 const RE2& procMapsRe()
 {
     static const RE2 re(R"(^\s*(?:0x)?([[:xdigit:]]+)[\s-]?\s*(?:0x)?([[:xdigit:]]+):?(?:\s+([-rwxp]+))?)"
-                               R"((?:\s+([[:xdigit:]]+))?\s+[[:xdigit:]]+:[[:xdigit:]]+\s+[[:digit:]]+(?:\s+(\S+))?)");
+                        R"((?:\s+([[:xdigit:]]+))?\s+[[:xdigit:]]+:[[:xdigit:]]+\s+[[:digit:]]+(?:\s+(\S+))?)");
     return re;
 }
 
 const RE2& briefMapsRe()
 {
     static const RE2 re(R"(^\s*(?:0x)?([[:xdigit:]]+)[\s-]?\s*(?:0x)?([[:xdigit:]]+):?(?:\s+([-rwxp]+))?)"
-                               R"((?:\s+(\S+))?(?:\s+\(@([[:xdigit:]]+)\))?(?:\s+([[:xdigit:]]+))?)");
+                        R"((?:\s+(\S+))?(?:\s+\(@([[:xdigit:]]+)\))?(?:\s+([[:xdigit:]]+))?)");
     return re;
 }
 

@@ -51,8 +51,10 @@ struct PerfDataStats {
 /// "perf.data: ...".
 /// With an unwinder, samples that carry user registers and a stack copy get their user frames
 /// from it (kernel frames stay perf's); attributes perf.dwarf_samples and perf.unwound_samples
-/// (only when an unwinder was given) count them, perf.stack_copy_size and perf.full_stack_copies how big the copies were asked to be
-/// and how many were filled (the unwinder could not reach past them). Where it gives nothing the sample keeps perf's callchain (or its IP).
+/// (only when an unwinder was given) count them, perf.stack_copy_size and
+/// perf.full_stack_copies say how big the copies were asked to be and how many were filled (the
+/// unwinder could not reach past them). Where it gives nothing the sample keeps perf's callchain
+/// (or its IP).
 Result<Profile> readPerfData(
     std::span<const uint8_t> data, PerfDataStats* stats = nullptr, PerfStackUnwinder* unwinder = nullptr);
 
