@@ -51,13 +51,7 @@ public:
     std::string_view buffered() const { return m_buf; }
     /// Room for this much text; a big buffer (an in-memory one rendering many answers) in huge
     /// pages.
-    void reserve(size_t bytes)
-    {
-        if (bytes <= m_buf.capacity())
-            return;
-        m_buf.reserve(bytes);
-        model::adviseHugePages(m_buf.data(), m_buf.capacity());
-    }
+    void reserve(size_t bytes) { model::reserveBig(m_buf, bytes); }
     size_t bufferedSize() const { return m_buf.size(); }
 
 private:

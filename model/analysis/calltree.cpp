@@ -522,10 +522,8 @@ CallTree CallTree::buildFromStackValues(const Profile& profile, const SymbolTabl
     }
     LevelGrower top; // the levels before the work is split, and all of them on one thread
     std::vector<int64_t> value; // per item's stack
-    reserveBig(value, itemRoom);
-    value.resize(itemRoom);
-    reserveBig(top.level, itemRoom);
-    top.level.resize(itemRoom); // not zeroed (see Item): each chunk writes its part
+    resizeBig(value, itemRoom);
+    resizeBig(top.level, itemRoom); // not zeroed (see Item): each chunk writes its part
     std::atomic<bool> stop { false };
     std::atomic<size_t> stacksDone { 0 };
     const bool cancelledEarly = !runOnThreads(nThreads, progress, stop, [&](unsigned g) {
@@ -826,8 +824,7 @@ CallTree CallTree::buildFromStackValues(const Profile& profile, const SymbolTabl
     (void)rootTotal;
     tree.m_nodes = std::move(nodes);
     const size_t n = tree.m_nodes.size();
-    reserveBig(tree.m_children, n);
-    tree.m_children.resize(n);
+    resizeBig(tree.m_children, n);
     for (size_t i = 0; i < n; ++i)
         tree.m_children[i] = NodeId(static_cast<uint32_t>(i));
     return tree;

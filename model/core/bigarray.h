@@ -22,13 +22,22 @@ inline constexpr size_t kBigArrayBytes = size_t(4) << 20;
 void adviseHugePages(const void* p, size_t bytes);
 
 /// v.reserve(n), with the reserved memory advised huge when it is big and was newly allocated.
-template <class T>
-void reserveBig(std::vector<T>& v, size_t n)
+/// For any contiguous container with reserve/capacity/data (std::vector, std::string).
+template <class Container>
+void reserveBig(Container& v, size_t n)
 {
     if (n <= v.capacity())
         return;
     v.reserve(n);
-    adviseHugePages(v.data(), v.capacity() * sizeof(T));
+    adviseHugePages(v.data(), v.capacity() * sizeof(*v.data()));
+}
+
+/// v.resize(n) into memory advised huge when it is big.
+template <class T>
+void resizeBig(std::vector<T>& v, size_t n)
+{
+    reserveBig(v, n);
+    v.resize(n);
 }
 
 /// v.assign(n, value) into memory advised huge when it is big (a hash table's slots).
