@@ -110,6 +110,22 @@ QStringList rootChildren(const SymbolTable& symbols, const CallTree& tree)
     return out;
 }
 
+// perf script's reading of one recording and symflame's, side by side in the test's log.
+struct Recording {
+    Oracle perf;
+    Symbolized ours;
+};
+
+Recording readBoth(const char* what, const char* file)
+{
+    Recording r { perfScript(file), symbolized(file) };
+    const TruncatedStacks& t = r.ours.truncated;
+    qInfo("%s: symflame %llu of %llu truncated (%.2f%%), perf script %llu of %llu; %llu full stack copies", what,
+        (unsigned long long)t.truncated, (unsigned long long)t.samples, 100 * t.share(),
+        (unsigned long long)r.perf.truncated, (unsigned long long)r.perf.samples, (unsigned long long)t.fullStackCopies);
+    return r;
+}
+
 } // namespace
 
 class TestTruncatedPerf : public QObject {
@@ -119,14 +135,10 @@ class TestTruncatedPerf : public QObject {
 private slots:
     void withoutFramePointers()
     {
-        const Oracle o = perfScript(fixtures::fpChainOmitPerfData);
+        const auto [o, s] = readBoth("without frame pointers", fixtures::fpChainOmitPerfData);
         QVERIFY(o.samples > 200);
-        const Symbolized s = symbolized(fixtures::fpChainOmitPerfData);
         const TruncatedStacks& t = s.truncated;
         QVERIFY(t.checked);
-        qInfo("without frame pointers: symflame %llu of %llu truncated (%.2f%%), perf script %llu of %llu",
-            (unsigned long long)t.truncated, (unsigned long long)t.samples, 100 * t.share(),
-            (unsigned long long)o.truncated, (unsigned long long)o.samples);
         QCOMPARE(t.samples, o.samples);
         QCOMPARE(t.truncated, o.truncated);
         QVERIFY2(t.share() > 0.8, "most samples stop in the fixture's -O2 code");
@@ -158,13 +170,9 @@ private slots:
 
     void withFramePointers()
     {
-        const Oracle o = perfScript(fixtures::fpChainPerfData);
+        const auto [o, s] = readBoth("with frame pointers", fixtures::fpChainPerfData);
         QVERIFY(o.samples > 200);
-        const Symbolized s = symbolized(fixtures::fpChainPerfData);
         const TruncatedStacks& t = s.truncated;
-        qInfo("with frame pointers: symflame %llu of %llu truncated (%.2f%%), perf script %llu of %llu",
-            (unsigned long long)t.truncated, (unsigned long long)t.samples, 100 * t.share(),
-            (unsigned long long)o.truncated, (unsigned long long)o.samples);
         QCOMPARE(t.samples, o.samples);
         QCOMPARE(t.truncated, o.truncated);
         // Only the program's start in ld.so (before libc runs) may stop short.
@@ -184,13 +192,9 @@ private slots:
     // unwinder as for symflame's; the warning says the copies were full and to record larger ones.
     void dwarfStackCopiesTooSmall()
     {
-        const Oracle o = perfScript(fixtures::deepStackPerfData);
+        const auto [o, s] = readBoth("deep stacks, dwarf", fixtures::deepStackPerfData);
         QVERIFY(o.samples > 200);
-        const Symbolized s = symbolized(fixtures::deepStackPerfData);
         const TruncatedStacks& t = s.truncated;
-        qInfo("deep stacks, dwarf: symflame %llu of %llu truncated (%.2f%%), perf script %llu of %llu; %llu full copies",
-            (unsigned long long)t.truncated, (unsigned long long)t.samples, 100 * t.share(),
-            (unsigned long long)o.truncated, (unsigned long long)o.samples, (unsigned long long)t.fullStackCopies);
         QVERIFY(t.checked);
         QCOMPARE(t.callGraph, std::string("dwarf"));
         QCOMPARE(t.samples, o.samples);
