@@ -757,9 +757,10 @@ QRect FlameGraphPainter::frameRect(const QRect& area, NodeId node) const
         if (m_ancestors[static_cast<size_t>(i)] == node)
             return QRect(area.left(), rowTop(area, i), area.width(), m_rowHeight);
     const CallTree& tree = *m_snapshot->tree;
-    if (tree.node(node).depth < tree.node(m_root).depth)
+    const uint32_t nodeDepth = tree.depth(node), rootDepth = tree.depth(m_root);
+    if (nodeDepth < rootDepth)
         return {};
-    const size_t depth = tree.node(node).depth - tree.node(m_root).depth;
+    const size_t depth = nodeDepth - rootDepth;
     if (depth >= m_layout.depthCount())
         return {};
     for (const FlameFrame& f : m_layout.row(depth)) {

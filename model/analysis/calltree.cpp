@@ -130,8 +130,7 @@ struct LevelGrower {
     std::vector<CallTreeNode>* shared = nullptr;
     uint32_t base = 0;
     std::vector<CallTreeNode> local;
-    std::vector<uint32_t> depthStart; ///< index in local of each depth's first node, from firstDepth on
-    uint32_t firstDepth = 0;
+    size_t levelStart = 0; ///< index in local of the last step's first node
     std::vector<Item> level, next;
     /// The items of the first level to grow from, when they are another array's (the shared
     /// first level): read from there by the first step instead of being copied into level.
@@ -187,7 +186,7 @@ struct LevelGrower {
     /// copies each item that goes on straight to its place in next. This reads the run twice
     /// in storage order, where sorting keys would visit the wide items in rank order, a cache
     /// miss each; and a preview's dropped items are never copied.
-    void splitByCounting(std::span<const Item> run, uint32_t parent, uint32_t depth)
+    void splitByCounting(std::span<const Item> run, uint32_t parent)
     {
         const size_t n = run.size();
         if (perRank.size() < rankCount)
@@ -218,7 +217,6 @@ struct LevelGrower {
             CallTreeNode node;
             node.symbol = SymbolId(rank); // turned into the symbol at the end
             node.parent = NodeId(parent);
-            node.depth = depth;
             node.self = slot.self;
             if (minTotal > 0)
                 node.total = slot.sum;
@@ -252,11 +250,9 @@ struct LevelGrower {
     }
 
     /// Makes the nodes of the next depth from level; returns the number of items visited.
-    size_t step(uint32_t depth)
+    size_t step()
     {
-        if (depthStart.empty())
-            firstDepth = depth;
-        depthStart.push_back(static_cast<uint32_t>(local.size()));
+        levelStart = local.size();
         next.clear();
         // The items to grow from: pending, else level.
         const std::span<const Item> in = pending.empty() ? std::span<const Item>(level) : pending;
@@ -275,7 +271,7 @@ struct LevelGrower {
             }
             const size_t runLength = j - i;
             if (!sorted && runLength >= kCountFrom) {
-                splitByCounting(in.subspan(i, runLength), parent, depth);
+                splitByCounting(in.subspan(i, runLength), parent);
                 i = j;
                 continue;
             }
@@ -314,7 +310,6 @@ struct LevelGrower {
                     CallTreeNode n;
                     n.symbol = SymbolId(groupRank);
                     n.parent = NodeId(parent);
-                    n.depth = depth;
                     n.total = sum; // known here: the cut leaves no complete subtree to sum up
                     local.push_back(n);
                     previousRank = groupRank;
@@ -328,7 +323,6 @@ struct LevelGrower {
                     CallTreeNode n;
                     n.symbol = SymbolId(rank); // turned into the symbol at the end
                     n.parent = NodeId(parent);
-                    n.depth = depth;
                     local.push_back(n);
                     previousRank = rank;
                 }
@@ -391,7 +385,6 @@ CallTree CallTree::build(const Profile& profile, const SymbolTable& symbols, siz
         CallTree tree;
         tree.m_direction = direction;
         tree.m_nodes.push_back(CallTreeNode {});
-        tree.m_children.push_back(NodeId(0u));
         return tree;
     }
     return buildFromStackValues(
@@ -443,9 +436,6 @@ CallTree CallTree::magnitudes() const
         }
         out.m_nodes.push_back(node);
     }
-    out.m_children.resize(out.m_nodes.size());
-    for (size_t i = 0; i < out.m_nodes.size(); ++i)
-        out.m_children[i] = NodeId(static_cast<uint32_t>(i));
     return out;
 }
 
@@ -458,7 +448,6 @@ CallTree CallTree::buildFromStackValues(const Profile& profile, const SymbolTabl
     CallTree tree;
     tree.m_direction = direction;
     tree.m_nodes.push_back(CallTreeNode {});
-    tree.m_children.push_back(NodeId(0u));
 
     if (progress)
         progress->setStage("building call tree");
@@ -672,26 +661,23 @@ CallTree CallTree::buildFromStackValues(const Profile& profile, const SymbolTabl
     reserveBig(top.local, std::min(itemsTotal + 1, kMaxReserved));
     top.local[0].self = rootSelf;
     reserveBig(top.next, nThreads == 1 ? top.level.size() : 0);
-    uint32_t depth = 1;
     const auto shareOut = [&] {
         // Enough nodes at the level just made that every thread gets several subtrees. A
         // preview's levels stay narrow (its nodes are the wide ones) while every stack still
         // goes through them: a few nodes each are enough to share the items out.
         const size_t perThread = minTotal > 0 ? 4 : 64;
-        return nThreads > 1 && top.local.size() - top.depthStart.back() >= perThread * size_t(nThreads);
+        return nThreads > 1 && top.local.size() - top.levelStart >= perThread * size_t(nThreads);
     };
-    for (; !top.level.empty(); ++depth) {
-        itemsDone += top.step(depth);
+    while (!top.level.empty()) {
+        itemsDone += top.step();
         if (cancelled()) {
             tree.m_nodes.assign(1, CallTreeNode {});
             return tree;
         }
         if (progress)
             progress->setProgress(nStacks + nStacks * itemsDone / std::max<size_t>(itemsTotal, 1), 2 * nStacks);
-        if (shareOut()) {
-            ++depth;
+        if (shareOut())
             break;
-        }
     }
     std::vector<CallTreeNode>& shared = top.local;
 
@@ -730,7 +716,6 @@ CallTree CallTree::buildFromStackValues(const Profile& profile, const SymbolTabl
         std::atomic<size_t> doneItems { itemsDone };
         std::vector<uint32_t> offset(nThreads); // where each thread's nodes of the level go
         std::atomic<bool> finished { false };
-        uint32_t levelDepth = depth;
         for (LevelGrower& g : growers)
             g.base = static_cast<uint32_t>(nodes.size());
         std::barrier made(static_cast<std::ptrdiff_t>(nThreads), [&]() noexcept {
@@ -746,7 +731,6 @@ CallTree CallTree::buildFromStackValues(const Profile& profile, const SymbolTabl
             finished.store(!more || stop.load(std::memory_order_relaxed));
         });
         std::barrier placed(static_cast<std::ptrdiff_t>(nThreads), [&]() noexcept {
-            ++levelDepth;
             for (LevelGrower& g : growers)
                 g.base = static_cast<uint32_t>(nodes.size());
         });
@@ -755,7 +739,7 @@ CallTree CallTree::buildFromStackValues(const Profile& profile, const SymbolTabl
             for (;;) {
                 g.local.clear();
                 if (g.hasItems() && !stop.load(std::memory_order_relaxed))
-                    doneItems.fetch_add(g.step(levelDepth), std::memory_order_relaxed);
+                    doneItems.fetch_add(g.step(), std::memory_order_relaxed);
                 made.arrive_and_wait();
                 // Ids the step gave (base + index in local) become offset + index.
                 const uint32_t shift = offset[t] - g.base;
@@ -787,9 +771,9 @@ CallTree CallTree::buildFromStackValues(const Profile& profile, const SymbolTabl
             LevelGrower& one = growers[0];
             one.pending = items;
             one.base = static_cast<uint32_t>(nodes.size());
-            for (uint32_t d = depth; one.hasItems() && !cancelled(); ++d) {
+            while (one.hasItems() && !cancelled()) {
                 one.local.clear();
-                one.step(d);
+                one.step();
                 nodes.insert(nodes.end(), one.local.begin(), one.local.end());
                 one.base = static_cast<uint32_t>(nodes.size());
             }
@@ -823,11 +807,17 @@ CallTree CallTree::buildFromStackValues(const Profile& profile, const SymbolTabl
     assert(nodes[0].total == rootTotal);
     (void)rootTotal;
     tree.m_nodes = std::move(nodes);
-    const size_t n = tree.m_nodes.size();
-    resizeBig(tree.m_children, n);
-    for (size_t i = 0; i < n; ++i)
-        tree.m_children[i] = NodeId(static_cast<uint32_t>(i));
     return tree;
+}
+
+uint32_t CallTree::depth(NodeId id) const
+{
+    uint32_t d = 0;
+    if (!id.valid() || id.index() >= m_nodes.size())
+        return d;
+    for (NodeId cur = id; cur.index() != 0; cur = m_nodes[cur.index()].parent)
+        ++d;
+    return d;
 }
 
 std::vector<NodeId> CallTree::pathTo(NodeId id) const

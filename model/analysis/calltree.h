@@ -6,6 +6,8 @@
 #include "model/core/profile.h"
 #include "model/core/progress.h"
 
+#include <cstddef>
+#include <iterator>
 #include <span>
 #include <string>
 #include <vector>
@@ -16,14 +18,66 @@ class StackFilter;
 
 using NodeId = Id<struct NodeTag>;
 
+/// 32 bytes: a 10M-sample profile's complete tree has about 50M of them. (The depth is not
+/// kept: CallTree::depth walks up to the root.)
 struct CallTreeNode {
     SymbolId symbol;  ///< invalid for the root
     NodeId parent;    ///< invalid for the root
-    uint32_t depth = 0; ///< 0 for the root
     int64_t self = 0;
     int64_t total = 0;
-    uint32_t childrenBegin = 0; ///< children are contiguous in CallTree::m_children
+    uint32_t childrenBegin = 0; ///< the first child's id (children are consecutive ids); 0 for a leaf
     uint32_t childCount = 0;
+};
+
+/// A node's children: the ids first .. first + count - 1, as a random-access range of NodeId.
+class NodeRange {
+public:
+    class iterator {
+    public:
+        using iterator_concept = std::random_access_iterator_tag;
+        using iterator_category = std::input_iterator_tag; // yields values, not references
+        using value_type = NodeId;
+        using difference_type = std::ptrdiff_t;
+        using reference = NodeId;
+
+        constexpr iterator() = default;
+        constexpr explicit iterator(uint32_t id) : m_id(id) {}
+        constexpr NodeId operator*() const { return NodeId(m_id); }
+        constexpr NodeId operator[](difference_type n) const { return NodeId(static_cast<uint32_t>(m_id + n)); }
+        constexpr iterator& operator++() { ++m_id; return *this; }
+        constexpr iterator operator++(int) { iterator old = *this; ++m_id; return old; }
+        constexpr iterator& operator--() { --m_id; return *this; }
+        constexpr iterator operator--(int) { iterator old = *this; --m_id; return old; }
+        constexpr iterator& operator+=(difference_type n) { m_id = static_cast<uint32_t>(m_id + n); return *this; }
+        constexpr iterator& operator-=(difference_type n) { m_id = static_cast<uint32_t>(m_id - n); return *this; }
+        friend constexpr iterator operator+(iterator it, difference_type n) { return it += n; }
+        friend constexpr iterator operator+(difference_type n, iterator it) { return it += n; }
+        friend constexpr iterator operator-(iterator it, difference_type n) { return it -= n; }
+        friend constexpr difference_type operator-(iterator a, iterator b)
+        {
+            return static_cast<difference_type>(a.m_id) - static_cast<difference_type>(b.m_id);
+        }
+        friend constexpr auto operator<=>(iterator, iterator) = default;
+
+    private:
+        uint32_t m_id = 0;
+    };
+
+    constexpr NodeRange() = default;
+    constexpr NodeRange(uint32_t first, uint32_t count) : m_first(first), m_count(count) {}
+    constexpr iterator begin() const { return iterator(m_first); }
+    constexpr iterator end() const { return iterator(m_first + m_count); }
+    constexpr auto rbegin() const { return std::reverse_iterator<iterator>(end()); }
+    constexpr auto rend() const { return std::reverse_iterator<iterator>(begin()); }
+    constexpr size_t size() const { return m_count; }
+    constexpr bool empty() const { return m_count == 0; }
+    constexpr NodeId operator[](size_t i) const { return NodeId(static_cast<uint32_t>(m_first + i)); }
+    constexpr NodeId front() const { return NodeId(m_first); }
+    constexpr NodeId back() const { return NodeId(m_first + m_count - 1); }
+
+private:
+    uint32_t m_first = 0;
+    uint32_t m_count = 0;
 };
 
 /// Top-down: root's children are the outermost frames (main), leaves are where time was spent;
@@ -64,11 +118,13 @@ public:
     NodeId root() const { return NodeId(0u); }
     size_t size() const { return m_nodes.size(); }
     const CallTreeNode& node(NodeId id) const { return m_nodes[id.index()]; }
-    std::span<const NodeId> children(NodeId id) const
+    NodeRange children(NodeId id) const
     {
         const auto& n = m_nodes[id.index()];
-        return {m_children.data() + n.childrenBegin, n.childCount};
+        return {n.childrenBegin, n.childCount};
     }
+    /// Steps from the root down to id (0 for the root), counted by walking up: O(depth).
+    uint32_t depth(NodeId id) const;
     int64_t totalValue() const { return m_nodes.empty() ? 0 : m_nodes[0].total; }
     Direction direction() const { return m_direction; }
     /// The minTotal of a preview (nodes below it left out); 0 for a complete tree.
@@ -85,7 +141,6 @@ private:
     CallTree magnitudes() const;
 
     std::vector<CallTreeNode> m_nodes;
-    std::vector<NodeId> m_children;
     Direction m_direction = Direction::TopDown;
     int64_t m_omittedBelow = 0;
 };

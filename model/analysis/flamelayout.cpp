@@ -48,14 +48,12 @@ FlameLayout FlameLayout::build(const CallTree& tree, NodeId root, int64_t minWid
                 }
                 run = FlameFrame { NodeId(), 0, 0, 0 };
             };
-            std::span<const NodeId> children = tree.children(parent.node);
-            if (byWeight && children.size() > 1) {
-                ordered.assign(children.begin(), children.end());
+            const NodeRange kids = tree.children(parent.node);
+            ordered.assign(kids.begin(), kids.end());
+            if (byWeight && ordered.size() > 1)
                 std::stable_sort(ordered.begin(), ordered.end(),
                     [&](NodeId a, NodeId b) { return tree.node(a).total > tree.node(b).total; });
-                children = ordered;
-            }
-            for (const NodeId child : children) {
+            for (const NodeId child : ordered) {
                 const int64_t w = tree.node(child).total;
                 if (w <= 0)
                     continue; // nothing to draw; negative totals (diffs) have no width

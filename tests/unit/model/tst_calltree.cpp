@@ -253,12 +253,16 @@ void TestCallTree::breadthFirstNumbering()
     for (size_t i = 0; i < tree.size(); ++i) {
         const auto& n = tree.node(NodeId(i));
         // Depths never decrease along the ids: each depth is one id range.
-        QVERIFY(n.depth >= prevDepth);
-        prevDepth = n.depth;
+        const uint32_t depth = tree.depth(NodeId(i));
+        QVERIFY(depth >= prevDepth);
+        prevDepth = depth;
+        QCOMPARE(size_t(depth), tree.pathTo(NodeId(i)).size());
         if (i > 0) {
-            QCOMPARE(n.depth, tree.node(n.parent).depth + 1);
+            QCOMPARE(depth, tree.depth(n.parent) + 1);
             QVERIFY(n.parent.index() < i);
         }
+        if (n.childCount == 0)
+            QCOMPARE(n.childrenBegin, 0u);
         const auto kids = tree.children(NodeId(i));
         QCOMPARE(kids.size(), size_t(n.childCount));
         for (size_t k = 0; k < kids.size(); ++k) {
@@ -403,7 +407,7 @@ void TestCallTree::threadsGiveTheSameTree()
                 for (uint32_t i = 0; i < one.size(); ++i) {
                     const CallTreeNode& a = one.node(NodeId(i));
                     const CallTreeNode& b = many.node(NodeId(i));
-                    const bool same = a.symbol == b.symbol && a.parent == b.parent && a.depth == b.depth
+                    const bool same = a.symbol == b.symbol && a.parent == b.parent
                         && a.self == b.self && a.total == b.total && a.childCount == b.childCount
                         && (a.childCount == 0 || a.childrenBegin == b.childrenBegin);
                     if (!same)
@@ -452,7 +456,7 @@ void checkPreviews(const Profile& p)
                     QVERIFY(path == wantedPath);
                     QCOMPARE(preview.node(NodeId(i)).total, node->total);
                     QCOMPARE(preview.node(NodeId(i)).self, node->self);
-                    QCOMPARE(preview.node(NodeId(i)).depth, node->depth);
+                    QCOMPARE(size_t(preview.depth(NodeId(i))), wantedPath.size());
                     int64_t children = 0;
                     for (const NodeId c : preview.children(NodeId(i)))
                         children += preview.node(c).total;

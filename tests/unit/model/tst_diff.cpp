@@ -201,7 +201,7 @@ private slots:
                     QCOMPARE(tree.node(NodeId(i)).total, width.value(path));
                     QVERIFY(tree.node(NodeId(i)).total > 0);
                     seen << path;
-                    if (tree.node(NodeId(i)).depth == 1)
+                    if (tree.depth(NodeId(i)) == 1)
                         all += tree.node(NodeId(i)).total;
                     // Children in name order, consecutive, pointing back at their parent.
                     for (const NodeId c : tree.children(NodeId(i)))
