@@ -83,7 +83,7 @@ namespace {
 
 /// What a search finds: per symbol whether it matches, and the matching frames' statistics.
 struct SearchOutcome {
-    std::vector<uint8_t> symbols;
+    std::shared_ptr<const std::vector<uint8_t>> symbols;
     SearchStats stats;
     QString error; ///< the pattern is not valid
 };
@@ -97,7 +97,7 @@ SearchOutcome runSearch(const ProfileSnapshot& snapshot, const SearchQuery& quer
         return out;
     }
     out.stats = searchStats(*snapshot.tree, *matches);
-    out.symbols = std::move(matches).value();
+    out.symbols = std::make_shared<const std::vector<uint8_t>>(std::move(matches).value());
     return out;
 }
 
@@ -107,8 +107,7 @@ void SearchBar::apply()
 {
     m_jobs.cancel();
     m_pending = false;
-    m_matches.clear();
-    m_matchIndex = 0;
+    m_matches = {};
     const QString pattern = m_edit->text();
     if (!m_snapshot || pattern.isEmpty()) {
         m_result->clear();
@@ -128,8 +127,8 @@ void SearchBar::apply()
         m_result->setText(outcome.stats.frames == 1
                 ? tr("1 frame, %1% of the total").arg(share, 0, 'f', 2)
                 : tr("%1 frames, %2% of the total").arg(outcome.stats.frames).arg(share, 0, 'f', 2));
-        m_matches = std::move(outcome.stats.nodes);
-        emit highlightChanged(std::move(outcome.symbols));
+        m_matches = MatchStepper(m_snapshot->tree, outcome.symbols, outcome.stats);
+        emit highlightChanged(*outcome.symbols);
         if (std::exchange(m_stepWhenReady, false))
             step();
     };
@@ -150,11 +149,8 @@ void SearchBar::step()
         m_stepWhenReady = true;
         return;
     }
-    if (m_matches.empty())
-        return;
-    const NodeId node = m_matches[m_matchIndex % m_matches.size()];
-    ++m_matchIndex;
-    emit stepTo(node);
+    if (const NodeId node = m_matches.next(); node.valid())
+        emit stepTo(node);
 }
 
 } // namespace symflame::ui

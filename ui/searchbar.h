@@ -4,6 +4,7 @@
 // steps through the matching frames, the largest first.
 #pragma once
 
+#include "model/analysis/search.h"
 #include "ui/jobtracker.h"
 #include "ui/profilesnapshot.h"
 
@@ -54,8 +55,7 @@ private:
     QLineEdit* m_edit = nullptr;
     QCheckBox* m_regex = nullptr;
     QLabel* m_result = nullptr;
-    std::vector<model::NodeId> m_matches;
-    size_t m_matchIndex = 0;
+    model::MatchStepper m_matches;
     size_t m_syncNodeLimit = 20000;
     bool m_pending = false; ///< a background search's result is awaited
     bool m_stepWhenReady = false; ///< Enter was pressed while it ran

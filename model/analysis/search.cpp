@@ -3,6 +3,8 @@
 // outermost matching frame of each path.
 #include "model/analysis/search.h"
 
+#include "model/core/bigarray.h"
+
 #include <re2/re2.h>
 
 #include <algorithm>
@@ -71,9 +73,23 @@ Result<std::vector<uint8_t>> matchSymbols(const Profile& profile, const SymbolTa
 SearchStats searchStats(const CallTree& tree, const std::vector<uint8_t>& symbolMatches)
 {
     SearchStats stats;
+    // The hottest matches so far, as a heap whose top is the one to give up first: the smallest
+    // total, and of equal totals the latest in tree order. Nodes come in tree order, so a node
+    // replaces the top only with a larger total; the heap never holds more than k nodes, where
+    // listing every match took a vector of them (and a sort's copies) as big as the tree.
+    constexpr size_t k = SearchStats::kOrderedMatches;
+    struct Hot {
+        int64_t total;
+        uint32_t id;
+    };
+    // As a heap's order (the "largest" on top) it keeps the worst on top; as a sort's, the best first.
+    const auto better = [](const Hot& a, const Hot& b) { return a.total != b.total ? a.total > b.total : a.id < b.id; };
+    std::vector<Hot> heap;
+    heap.reserve(k);
     // Per node: does it or an ancestor match. Node ids are breadth-first, so a parent's entry
     // is set before its children are visited.
-    std::vector<uint8_t> covered(tree.size(), 0);
+    std::vector<uint8_t> covered;
+    resizeBig(covered, tree.size()); // 50 MB for a 10M-sample profile's tree: in huge pages
     for (size_t i = 1; i < tree.size(); ++i) {
         const CallTreeNode& n = tree.node(NodeId(i));
         const bool match = n.symbol.valid() && n.symbol.index() < symbolMatches.size() && symbolMatches[n.symbol.index()];
@@ -82,41 +98,62 @@ SearchStats searchStats(const CallTree& tree, const std::vector<uint8_t>& symbol
         if (!match || n.total <= 0)
             continue;
         ++stats.frames;
-        stats.nodes.push_back(NodeId(i));
         if (!parentCovered)
             stats.value += n.total;
+        if (heap.size() < k) {
+            heap.push_back({ n.total, static_cast<uint32_t>(i) });
+            std::push_heap(heap.begin(), heap.end(), better);
+        } else if (n.total > heap.front().total) {
+            std::pop_heap(heap.begin(), heap.end(), better);
+            heap.back() = { n.total, static_cast<uint32_t>(i) };
+            std::push_heap(heap.begin(), heap.end(), better);
+        }
     }
-    const auto largerTotal = [&](NodeId a, NodeId b) { return tree.node(a).total > tree.node(b).total; };
-    constexpr size_t k = SearchStats::kOrderedMatches;
-    if (stats.nodes.size() <= k) {
-        std::stable_sort(stats.nodes.begin(), stats.nodes.end(), largerTotal);
-        return stats;
-    }
-    // The k-th largest total, then the nodes above it and as many equal to it as fit, in tree
-    // order, sorted; the rest follow in tree order.
-    std::vector<int64_t> totals(stats.nodes.size());
-    for (size_t i = 0; i < totals.size(); ++i)
-        totals[i] = tree.node(stats.nodes[i]).total;
-    std::nth_element(totals.begin(), totals.begin() + std::ptrdiff_t(k - 1), totals.end(), std::greater<>());
-    const int64_t threshold = totals[k - 1];
-    size_t above = 0;
-    for (NodeId n : stats.nodes)
-        above += tree.node(n).total > threshold;
-    size_t equalTaken = 0;
-    std::vector<NodeId> ordered, rest;
-    ordered.reserve(k);
-    rest.reserve(stats.nodes.size() - k);
-    for (NodeId n : stats.nodes) {
-        const int64_t t = tree.node(n).total;
-        if (t > threshold || (t == threshold && above + equalTaken < k && ++equalTaken))
-            ordered.push_back(n);
-        else
-            rest.push_back(n);
-    }
-    std::stable_sort(ordered.begin(), ordered.end(), largerTotal);
-    ordered.insert(ordered.end(), rest.begin(), rest.end());
-    stats.nodes = std::move(ordered);
+    std::sort(heap.begin(), heap.end(), better);
+    stats.hottest.reserve(heap.size());
+    for (const Hot& h : heap)
+        stats.hottest.push_back(NodeId(h.id));
     return stats;
+}
+
+MatchStepper::MatchStepper(std::shared_ptr<const CallTree> tree, std::shared_ptr<const std::vector<uint8_t>> symbolMatches,
+    const SearchStats& stats)
+    : m_tree(std::move(tree))
+    , m_symbolMatches(std::move(symbolMatches))
+    , m_hottest(stats.hottest)
+    , m_hottestById(stats.hottest)
+    , m_frames(stats.frames)
+{
+    std::sort(m_hottestById.begin(), m_hottestById.end());
+}
+
+bool MatchStepper::matches(size_t node) const
+{
+    const CallTreeNode& n = m_tree->node(NodeId(node));
+    return n.total > 0 && n.symbol.valid() && n.symbol.index() < m_symbolMatches->size()
+        && (*m_symbolMatches)[n.symbol.index()];
+}
+
+NodeId MatchStepper::next()
+{
+    if (m_frames == 0 || !m_tree)
+        return NodeId();
+    if (m_index < m_hottest.size())
+        return m_hottest[m_index++];
+    if (m_frames > m_hottest.size()) {
+        for (size_t i = m_cursor + 1; i < m_tree->size(); ++i) {
+            if (!matches(i) || std::binary_search(m_hottestById.begin(), m_hottestById.end(), NodeId(i)))
+                continue;
+            m_cursor = i;
+            return NodeId(i);
+        }
+    }
+    // Past the last: from the start again.
+    m_cursor = 0;
+    m_index = 0;
+    if (!m_hottest.empty())
+        return m_hottest[m_index++];
+    return NodeId();
 }
 
 } // namespace symflame::model

@@ -8,6 +8,7 @@
 #include "model/core/result.h"
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -28,14 +29,39 @@ Result<std::vector<uint8_t>> matchSymbols(const Profile& profile, const SymbolTa
 struct SearchStats {
     size_t frames = 0;   ///< nodes of the tree whose symbol matches
     int64_t value = 0;   ///< value of the samples with at least one matching frame
-    /// The matching nodes: the kOrderedMatches largest totals first, largest first (equal totals
-    /// in tree order), then the others in tree order (breadth-first). Stepping through matches
-    /// visits the hottest first; a short pattern matching millions of nodes is not sorted whole.
-    std::vector<NodeId> nodes;
+    /// The matching nodes with the largest totals, at most kOrderedMatches of them, largest
+    /// first (equal totals in tree order). The others are not listed: a short pattern can match
+    /// tens of millions of nodes of a big tree, and MatchStepper finds them as it reaches them.
+    std::vector<NodeId> hottest;
     static constexpr size_t kOrderedMatches = 4096;
 };
 
-/// What the matches amount to in tree.
+/// What the matches amount to in tree: one pass over the nodes, whatever the number of matches.
 SearchStats searchStats(const CallTree& tree, const std::vector<uint8_t>& symbolMatches);
+
+/// Steps through the matching nodes of a search (each node whose symbol matches, with a total
+/// above 0): the hottest first, then every other one in tree order (breadth-first), then from
+/// the hottest again. A step past the hottest scans the tree from the last node stepped to.
+class MatchStepper {
+public:
+    MatchStepper() = default;
+    MatchStepper(std::shared_ptr<const CallTree> tree, std::shared_ptr<const std::vector<uint8_t>> symbolMatches,
+                 const SearchStats& stats);
+
+    bool empty() const { return m_frames == 0; }
+    /// The next match; an invalid id when there is none.
+    NodeId next();
+
+private:
+    bool matches(size_t node) const;
+
+    std::shared_ptr<const CallTree> m_tree;
+    std::shared_ptr<const std::vector<uint8_t>> m_symbolMatches;
+    std::vector<NodeId> m_hottest;
+    std::vector<NodeId> m_hottestById; ///< m_hottest sorted by id, to skip them in the tree-order part
+    size_t m_frames = 0;
+    size_t m_index = 0;   ///< in m_hottest, while below its size
+    size_t m_cursor = 0;  ///< the last node stepped to in tree order (0: none yet)
+};
 
 } // namespace symflame::model

@@ -235,8 +235,9 @@ private slots:
             (QStringList { "total=6", "x=6", " a=3", "  main=3", " b=2", "  main=2", " x=1", "  main=1" }));
     }
 
-    // A pattern matching more nodes than SearchStats::kOrderedMatches: the largest ones first,
-    // in order (ties in tree order), then every other match in tree order; none lost.
+    // A pattern matching more nodes than SearchStats::kOrderedMatches: the stats list the largest
+    // ones, in order (ties in tree order); stepping gives those, then every other match in tree
+    // order, none lost, then the largest again.
     void searchManyMatches()
     {
         QByteArray folded;
@@ -247,26 +248,51 @@ private slots:
                     + QByteArray::number(1 + (f * 7 + g) % 500) + '\n';
         const Profile p = profileFromFolded(folded);
         const SymbolTable symbols = SymbolTable::build(p);
-        const CallTree tree = CallTree::build(p, symbols, 0);
+        const auto tree = std::make_shared<const CallTree>(CallTree::build(p, symbols, 0));
         auto m = matchSymbols(p, symbols, SearchQuery { "f", false, false });
         QVERIFY(m);
-        const SearchStats st = searchStats(tree, *m);
+        const auto matches = std::make_shared<const std::vector<uint8_t>>(*m);
+        const SearchStats st = searchStats(*tree, *matches);
         QCOMPARE(st.frames, size_t(9000));
-        QCOMPARE(st.nodes.size(), size_t(9000));
+        const size_t k = SearchStats::kOrderedMatches;
+        QCOMPARE(st.hottest.size(), k);
         // The oracle: every match in tree order, stable-sorted by total.
         std::vector<NodeId> all;
-        for (size_t i = 1; i < tree.size(); ++i)
-            if ((*m)[tree.node(NodeId(i)).symbol.index()] && tree.node(NodeId(i)).total > 0)
+        for (size_t i = 1; i < tree->size(); ++i)
+            if ((*m)[tree->node(NodeId(i)).symbol.index()] && tree->node(NodeId(i)).total > 0)
                 all.push_back(NodeId(i));
         QCOMPARE(all.size(), size_t(9000));
         std::vector<NodeId> sorted = all;
         std::stable_sort(sorted.begin(), sorted.end(),
-            [&](NodeId a, NodeId b) { return tree.node(a).total > tree.node(b).total; });
-        const size_t k = SearchStats::kOrderedMatches;
-        QVERIFY(std::equal(st.nodes.begin(), st.nodes.begin() + k, sorted.begin()));
+            [&](NodeId a, NodeId b) { return tree->node(a).total > tree->node(b).total; });
+        QVERIFY(std::equal(st.hottest.begin(), st.hottest.end(), sorted.begin(), sorted.begin() + k));
         std::vector<NodeId> rest(sorted.begin() + k, sorted.end());
         std::sort(rest.begin(), rest.end(), [](NodeId a, NodeId b) { return a.index() < b.index(); });
-        QVERIFY(std::equal(st.nodes.begin() + k, st.nodes.end(), rest.begin(), rest.end()));
+        MatchStepper stepper(tree, matches, st);
+        std::vector<NodeId> stepped;
+        for (size_t i = 0; i < all.size() + 2; ++i)
+            stepped.push_back(stepper.next());
+        QVERIFY(std::equal(stepped.begin(), stepped.begin() + k, sorted.begin(), sorted.begin() + k));
+        QVERIFY(std::equal(stepped.begin() + k, stepped.begin() + all.size(), rest.begin(), rest.end()));
+        QCOMPARE(stepped[all.size()], sorted[0]); // round again
+        QCOMPARE(stepped[all.size() + 1], sorted[1]);
+
+        // Fewer matches than k: all of them listed, stepping wraps after the last.
+        auto g = matchSymbols(p, symbols, SearchQuery { "g", false, false });
+        QVERIFY(g);
+        const auto gMatches = std::make_shared<const std::vector<uint8_t>>(*g);
+        const SearchStats gs = searchStats(*tree, *gMatches);
+        QCOMPARE(gs.frames, size_t(3));
+        QCOMPARE(gs.hottest.size(), size_t(3));
+        MatchStepper gStepper(tree, gMatches, gs);
+        for (size_t i = 0; i < 7; ++i)
+            QCOMPARE(gStepper.next(), gs.hottest[i % 3]);
+        // No match: nothing to step to.
+        auto none = matchSymbols(p, symbols, SearchQuery { "nothing", false, false });
+        const auto noneMatches = std::make_shared<const std::vector<uint8_t>>(*none);
+        MatchStepper noneStepper(tree, noneMatches, searchStats(*tree, *noneMatches));
+        QVERIFY(noneStepper.empty());
+        QVERIFY(!noneStepper.next().valid());
     }
 
     void searchMatchesAndStats()
@@ -284,8 +310,8 @@ private slots:
         SearchStats st = searchStats(tree, *m);
         QCOMPARE(st.frames, size_t(2));
         QCOMPARE(st.value, 80);
-        QCOMPARE(symbols.displayName(tree.node(st.nodes.front()).symbol), std::string("hot"));
-        QCOMPARE(tree.node(st.nodes.front()).total, 60); // the largest first
+        QCOMPARE(symbols.displayName(tree.node(st.hottest.front()).symbol), std::string("hot"));
+        QCOMPARE(tree.node(st.hottest.front()).total, 60); // the largest first
         // A frame and its descendant both matching count once for the percentage.
         m = matchSymbols(p, symbols, SearchQuery { "^(main|b)$", true, false });
         QVERIFY(m);
@@ -1506,7 +1532,7 @@ private slots:
         QTest::keyClick(edit, Qt::Key_Return);
         QTRY_VERIFY_WITH_TIMEOUT(!bar->isSearching(), 30000);
         tick.stop();
-        QCOMPARE(window.flameGraph()->selected(), expected.nodes.front());
+        QCOMPARE(window.flameGraph()->selected(), expected.hottest.front());
         QCOMPARE(edit->text(), QStringLiteral("method3"));
         QVERIFY2(window.searchResultText().startsWith(QStringLiteral("%1 frames, ").arg(expected.frames)),
             qPrintable(window.searchResultText()));
@@ -1683,7 +1709,7 @@ private slots:
         saveShot(window.grab().toImage(), QStringLiteral("window-search.png"));
 
         // A click selects and shows the details of the frame.
-        const NodeId hottest = st.nodes.front();
+        const NodeId hottest = st.hottest.front();
         const QRect r = window.flameGraph()->frameRect(hottest);
         QVERIFY(!r.isEmpty());
         QTest::mouseClick(window.flameGraph(), Qt::LeftButton, {}, r.center());
