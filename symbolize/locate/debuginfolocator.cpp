@@ -223,6 +223,17 @@ std::string debuginfodClientCacheDir(std::string_view configured)
     return {};
 }
 
+std::string perfBuildIdCacheDir(std::string_view configured)
+{
+    if (!configured.empty())
+        return std::string(configured);
+    if (const char* p = std::getenv("PERF_BUILDID_DIR"); p && *p)
+        return p;
+    if (const char* h = std::getenv("HOME"); h && *h)
+        return joinPath(h, ".debug");
+    return {};
+}
+
 namespace {
 
 // A folder name that can be a build ID as stores write it: hex (a GNU build ID, or a Go build ID
@@ -353,6 +364,23 @@ bool DebugInfoLocator::tryBinary(const std::string& path, LocateResult& r) const
     r.binaryPath = path;
     r.unverified = r.wantedBuildId.empty() && r.wantedHtlHash.empty();
     r.status = LocateStatus::Found;
+    return true;
+}
+
+bool DebugInfoLocator::tryPerfCachedVdso(LocateResult& r) const
+{
+    const std::string& id = r.wantedBuildId;
+    const bool hexId = id.size() > 2
+        && std::all_of(id.begin(), id.end(), [](char ch) { return std::isxdigit(static_cast<unsigned char>(ch)); });
+    const std::string cache = perfBuildIdCacheDir(m_options.perfBuildIdCacheDir);
+    if (!hexId || cache.empty())
+        return false;
+    // <cache>/.build-id/xx/yyyy is a link to the folder holding the copy.
+    const std::string copy = joinPath(cache, ".build-id/" + id.substr(0, 2) + "/" + id.substr(2) + "/vdso");
+    std::error_code ec;
+    if (!fs::is_regular_file(copy, ec) || !tryBinary(copy, r))
+        return false;
+    r.binaryOrigin = "perf build-ID cache " + cache;
     return true;
 }
 
@@ -514,15 +542,28 @@ LocateResult DebugInfoLocator::locate(
     r.wantedBuildId = normalizeBuildId(buildIdIn);
     if (r.wantedBuildId.empty())
         r.wantedHtlHash = normalizeBuildId(htlHash);
-    if ((recordedPath.empty() && r.wantedBuildId.empty() && r.wantedHtlHash.empty())
-        || model::isUnsymbolizableMappingName(recordedPath)) {
+    // The kernel's vDSO has no file, but perf record keeps a copy of it by build ID, as perf
+    // report reads it; without one there is nothing to look for, as for other such mappings.
+    const bool vdso = recordedPath == "[vdso]" && !r.wantedBuildId.empty() && m_options.usePerfBuildIdCache;
+    if (!vdso
+        && ((recordedPath.empty() && r.wantedBuildId.empty() && r.wantedHtlHash.empty())
+            || model::isUnsymbolizableMappingName(recordedPath))) {
         r.status = LocateStatus::NotApplicable;
         return r;
     }
 
     // 1. The binary.
     bool found = false;
-    if (!recordedPath.empty()) {
+    if (vdso) {
+        if (!(found = tryPerfCachedVdso(r))) {
+            LocateResult none;
+            none.recordedPath = r.recordedPath;
+            none.wantedBuildId = r.wantedBuildId;
+            none.status = LocateStatus::NotApplicable;
+            return none;
+        }
+    }
+    if (!found && !recordedPath.empty()) {
         for (const PathMap& m : m_options.pathMaps) {
             const std::string mapped = applyPathMap(m, recordedPath);
             if (!mapped.empty() && (found = tryBinary(mapped, r)))

@@ -38,12 +38,20 @@ struct LocatorOptions {
     /// (debuginfodClientCacheDir()) when useClientCache is set.
     bool useClientCache = true;
     std::string clientCacheDir;
+    /// perf's build-ID cache, where `perf record` keeps a copy of the vDSO it saw ([vdso]
+    /// mappings are looked for there by build ID, and nowhere else). Empty = the standard one
+    /// (perfBuildIdCacheDir()) when usePerfBuildIdCache is set.
+    bool usePerfBuildIdCache = true;
+    std::string perfBuildIdCacheDir;
 };
 
 /// The debuginfod client cache libdebuginfod uses: configured when not empty, else
 /// $DEBUGINFOD_CACHE_PATH, else $XDG_CACHE_HOME/debuginfod_client, else
 /// ~/.cache/debuginfod_client.
 std::string debuginfodClientCacheDir(std::string_view configured = {});
+
+/// perf's build-ID cache: configured when not empty, else $PERF_BUILDID_DIR, else ~/.debug.
+std::string perfBuildIdCacheDir(std::string_view configured = {});
 
 /// True when dir holds a folder per build ID (<dir>/<hex id>/debuginfo or /executable), the
 /// layout of the debuginfod client cache, Parca's debug-info store and parca-debuginfo's output.
@@ -156,6 +164,8 @@ private:
         bool hasDwarf = false;
     };
     bool tryBinary(const std::string& path, LocateResult& r) const;
+    /// A [vdso] mapping: the copy perf record kept in its build-ID cache.
+    bool tryPerfCachedVdso(LocateResult& r) const;
     bool tryDebugFile(const std::string& path, const std::string& buildId, LocateResult& r) const;
     bool tryDebugLink(LocateResult& r, const std::string& buildId) const;
     /// <dir>/<id>/<name> when it exists and is not a cached miss (an empty file).

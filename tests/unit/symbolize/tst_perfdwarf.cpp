@@ -401,6 +401,65 @@ private slots:
         QCOMPARE(deepUser, size_t(0));
     }
 
+    // Samples in the vDSO (clock_gettime): libdwfl unwinds through it with the call frame
+    // information of the copy perf record keeps in its build-ID cache (~/.debug, or
+    // $PERF_BUILDID_DIR), as perf does; without that copy a frame is lost (libdwfl's frame-pointer
+    // fallback steps from the vDSO straight to libc).
+    void throughTheVdso()
+    {
+        const QString prog = m_dir.filePath("vdsoclock");
+        const auto cc = runProcess("gcc", {"-O2", "-g", "-fomit-frame-pointer", "-o", prog,
+                                              QStringLiteral(SYMFLAME_TEST_SOURCE_DIR) + "/fixtures/vdsoclock/vdsoclock.c"});
+        QVERIFY2(cc.exitCode == 0, cc.err.constData());
+        const QString file = record(prog, "vdso.data");
+        const auto perf = perfScript(file);
+        // Samples perf unwound from the vDSO into its caller, and how many of ours are the same.
+        const auto throughVdso = [&](const Profile& p, size_t& identical) {
+            const auto mine = ours(p);
+            size_t through = 0;
+            identical = 0;
+            for (const auto& [key, theirs] : perf) {
+                const auto v = std::find_if(theirs.begin(), theirs.end(), [](const Frame& f) { return f.dso == "[vdso]"; });
+                const auto past = std::find_if(v, theirs.end(), [](const Frame& f) { return f.dso != "[vdso]"; });
+                if (v == theirs.end() || past == theirs.end())
+                    continue;
+                ++through;
+                const auto it = mine.find(key);
+                identical += it != mine.end() && it->second == theirs;
+            }
+            return through;
+        };
+        PerfDataStats stats;
+        auto p = unwound(file, &stats);
+        QVERIFY2(p, p ? "" : p.error().message.c_str());
+        size_t identical = 0;
+        const size_t through = throughVdso(*p, identical);
+        qInfo("%zu of %zu samples unwound by perf through the vDSO, %zu of them identical to ours", through, perf.size(),
+            identical);
+        QVERIFY2(through >= 20, "clock_gettime ran in the vDSO (perf unwound at least 20 samples through it)");
+        QVERIFY2(identical * 100 >= through * 90, "stacks through the vDSO are perf's");
+
+        // With perf's cache elsewhere (empty), the vDSO has no CFI: most of those stacks lose a
+        // frame (measured: 124 of 1162 still identical, samples where the fallback guesses right).
+        QTemporaryDir emptyCache;
+        const QByteArray saved = qgetenv("PERF_BUILDID_DIR");
+        const bool hadSaved = qEnvironmentVariableIsSet("PERF_BUILDID_DIR");
+        qputenv("PERF_BUILDID_DIR", emptyCache.path().toUtf8());
+        const auto restore = qScopeGuard([&] {
+            if (hadSaved)
+                qputenv("PERF_BUILDID_DIR", saved);
+            else
+                qunsetenv("PERF_BUILDID_DIR");
+        });
+        PerfDataStats without;
+        auto q = unwound(file, &without);
+        QVERIFY(q);
+        size_t identicalWithout = 0;
+        QCOMPARE(throughVdso(*q, identicalWithout), through);
+        qInfo("without perf's copy of the vDSO: %zu of %zu identical", identicalWithout, through);
+        QVERIFY(identicalWithout * 2 < through);
+    }
+
     // Binaries no longer where perf recorded them are found through the locator's search
     // directories, which the viewer's loads pass from its settings (ProfileSession::perfUnwinder
     // gives loadSnapshot and loadMergedSnapshot a factory like this one); without them unwinding
