@@ -31,6 +31,12 @@ bool containsText(std::string_view haystack, std::string_view needle, bool caseS
     return it != haystack.end();
 }
 
+/// A node a search finds: its symbol matches and it has samples below it.
+bool isMatch(const CallTreeNode& n, const std::vector<uint8_t>& symbolMatches)
+{
+    return n.total > 0 && n.symbol.valid() && n.symbol.index() < symbolMatches.size() && symbolMatches[n.symbol.index()];
+}
+
 // RE2 rather than std::regex: libstdc++'s std::regex backtracks, by recursion, so that a pattern
 // such as "(.*.*)*z" took minutes over a big profile's names (the viewer searches as one types)
 // and a name of some 30 000 characters overflowed the stack. RE2 runs in time linear in the
@@ -92,10 +98,11 @@ SearchStats searchStats(const CallTree& tree, const std::vector<uint8_t>& symbol
     resizeBig(covered, tree.size()); // 50 MB for a 10M-sample profile's tree: in huge pages
     for (size_t i = 1; i < tree.size(); ++i) {
         const CallTreeNode& n = tree.node(NodeId(i));
-        const bool match = n.symbol.valid() && n.symbol.index() < symbolMatches.size() && symbolMatches[n.symbol.index()];
+        const bool symbolMatch
+            = n.symbol.valid() && n.symbol.index() < symbolMatches.size() && symbolMatches[n.symbol.index()];
         const bool parentCovered = n.parent.valid() && covered[n.parent.index()];
-        covered[i] = match || parentCovered;
-        if (!match || n.total <= 0)
+        covered[i] = symbolMatch || parentCovered;
+        if (!isMatch(n, symbolMatches))
             continue;
         ++stats.frames;
         if (!parentCovered)
@@ -127,12 +134,6 @@ MatchStepper::MatchStepper(std::shared_ptr<const CallTree> tree, std::shared_ptr
     std::sort(m_hottestById.begin(), m_hottestById.end());
 }
 
-bool MatchStepper::matches(size_t node) const
-{
-    const CallTreeNode& n = m_tree->node(NodeId(node));
-    return n.total > 0 && n.symbol.valid() && n.symbol.index() < m_symbolMatches->size()
-        && (*m_symbolMatches)[n.symbol.index()];
-}
 
 NodeId MatchStepper::next()
 {
@@ -142,7 +143,7 @@ NodeId MatchStepper::next()
         return m_hottest[m_index++];
     if (m_frames > m_hottest.size()) {
         for (size_t i = m_cursor + 1; i < m_tree->size(); ++i) {
-            if (!matches(i) || std::binary_search(m_hottestById.begin(), m_hottestById.end(), NodeId(i)))
+            if (!isMatch(m_tree->node(NodeId(i)), *m_symbolMatches) || std::binary_search(m_hottestById.begin(), m_hottestById.end(), NodeId(i)))
                 continue;
             m_cursor = i;
             return NodeId(i);

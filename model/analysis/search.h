@@ -53,8 +53,6 @@ public:
     NodeId next();
 
 private:
-    bool matches(size_t node) const;
-
     std::shared_ptr<const CallTree> m_tree;
     std::shared_ptr<const std::vector<uint8_t>> m_symbolMatches;
     std::vector<NodeId> m_hottest;

@@ -245,6 +245,14 @@ bool looksLikeBuildIdFolder(const std::string& name)
     });
 }
 
+// A build ID that names files in build-ID directories (.build-id/xx/yyyy): a GNU build ID, in
+// hex. A Go build ID ("a/b/c/d") has no file there.
+bool isHexBuildId(const std::string& id)
+{
+    return id.size() > 2
+        && std::all_of(id.begin(), id.end(), [](char ch) { return std::isxdigit(static_cast<unsigned char>(ch)); });
+}
+
 bool isBuildIdFolder(const fs::path& dir)
 {
     std::error_code ec;
@@ -370,8 +378,7 @@ bool DebugInfoLocator::tryBinary(const std::string& path, LocateResult& r) const
 bool DebugInfoLocator::tryPerfCachedVdso(LocateResult& r) const
 {
     const std::string& id = r.wantedBuildId;
-    const bool hexId = id.size() > 2
-        && std::all_of(id.begin(), id.end(), [](char ch) { return std::isxdigit(static_cast<unsigned char>(ch)); });
+    const bool hexId = isHexBuildId(id);
     const std::string cache = perfBuildIdCacheDir(m_options.perfBuildIdCacheDir);
     if (!hexId || cache.empty())
         return false;
@@ -618,9 +625,7 @@ LocateResult DebugInfoLocator::locate(
         r.tried.push_back(r.binaryPath + ": its debug sections are compressed as "
             + sectionCompressionName(r.binary->contents().debugCompression) + ", which cannot be read");
     }
-    // Build-id directories hold GNU build IDs (hex); a Go build ID ("a/b/c/d") has no file there.
-    const bool hexId = buildId.size() > 2
-        && std::all_of(buildId.begin(), buildId.end(), [](char ch) { return std::isxdigit(static_cast<unsigned char>(ch)); });
+    const bool hexId = isHexBuildId(buildId);
     if (!r.dwarf && hexId) {
         for (const std::string& d : m_debugDirs) {
             const std::string p = joinPath(d, ".build-id/" + buildId.substr(0, 2) + "/" + buildId.substr(2) + ".debug");
