@@ -34,6 +34,12 @@ struct Oracle {
     uint64_t samples = 0;
     uint64_t truncated = 0;
     uint64_t kernelOnly = 0;
+    /// Samples perf script printed no frame for (seen: 1 of 843, now and then): it did not
+    /// judge them, so a count of ours may hold them or not.
+    uint64_t empty = 0;
+    /// ours is perf's count, give or take the samples perf printed no frame for, and those are
+    /// at most 1% of the samples.
+    bool agrees(uint64_t ours, uint64_t perfs) const { return empty * 100 <= samples && perfs <= ours && ours <= perfs + empty; }
 };
 
 // The roots a thread's stack starts at on Debian 12's glibc, as perf names them.
@@ -45,34 +51,40 @@ bool oracleRoot(QString sym)
     return roots.contains(sym);
 }
 
-// `perf script -F ip,sym,dso`: one block of "addr sym (dso)" lines per sample, blank-line apart.
+// `perf script -F tid,time,ip,sym,dso`: per sample a "tid time:" line, then its "addr sym (dso)"
+// lines (none when perf's unwinding gave nothing).
 Oracle perfScript(const QString& file)
 {
-    const auto r = runProcess("perf", { "script", "-i", file, "-F", "ip,sym,dso", "--no-inline" });
+    const auto r = runProcess("perf", { "script", "-i", file, "-F", "tid,time,ip,sym,dso", "--no-inline" });
     if (r.exitCode != 0)
         qFatal("perf script failed: %s", r.err.constData());
     static const QRegularExpression frame(R"(^\s+([0-9a-f]+) (.*) \((.*)\)$)");
     Oracle o;
     QString outermostUser;
-    bool inSample = false, anyUser = false;
+    bool inSample = false, anyFrame = false, anyUser = false;
     const auto endSample = [&] {
         if (!inSample)
             return;
         ++o.samples;
-        if (!anyUser)
+        if (!anyFrame)
+            ++o.empty;
+        else if (!anyUser)
             ++o.kernelOnly;
         else if (!oracleRoot(outermostUser))
             ++o.truncated;
-        inSample = anyUser = false;
+        inSample = anyFrame = anyUser = false;
     };
     for (const QByteArray& raw : r.out.split('\n')) {
         const QString line = QString::fromUtf8(raw);
         const auto m = frame.match(line);
         if (!m.hasMatch()) {
-            endSample();
+            if (!line.trimmed().isEmpty()) { // a sample's "tid time:" line
+                endSample();
+                inSample = true;
+            }
             continue;
         }
-        inSample = true;
+        anyFrame = true;
         if (m.captured(3) == "[kernel.kallsyms]" || m.captured(3).startsWith("[guest.kernel"))
             continue;
         anyUser = true;
@@ -120,9 +132,10 @@ Recording readBoth(const char* what, const char* file)
 {
     Recording r { perfScript(file), symbolized(file) };
     const TruncatedStacks& t = r.ours.truncated;
-    qInfo("%s: symflame %llu of %llu truncated (%.2f%%), perf script %llu of %llu; %llu full stack copies", what,
+    qInfo("%s: symflame %llu of %llu truncated (%.2f%%), perf script %llu of %llu (%llu with no frame); %llu full stack copies", what,
         (unsigned long long)t.truncated, (unsigned long long)t.samples, 100 * t.share(),
-        (unsigned long long)r.perf.truncated, (unsigned long long)r.perf.samples, (unsigned long long)t.fullStackCopies);
+        (unsigned long long)r.perf.truncated, (unsigned long long)r.perf.samples, (unsigned long long)r.perf.empty,
+        (unsigned long long)t.fullStackCopies);
     return r;
 }
 
@@ -140,7 +153,7 @@ private slots:
         const TruncatedStacks& t = s.truncated;
         QVERIFY(t.checked);
         QCOMPARE(t.samples, o.samples);
-        QCOMPARE(t.truncated, o.truncated);
+        QVERIFY(o.agrees(t.truncated, o.truncated));
         QVERIFY2(t.share() > 0.8, "most samples stop in the fixture's -O2 code");
         QVERIFY(!t.binaries.empty());
         QCOMPARE(QString::fromStdString(t.binaries[0].path), QString(fixtures::fpChainOmitBinary));
@@ -160,7 +173,7 @@ private slots:
         for (NodeId n : tree.children(tree.root())) {
             if (symbols.displayName(tree.node(n).symbol) != kTruncatedFrameName)
                 continue;
-            QCOMPARE(uint64_t(tree.node(n).total), o.truncated);
+            QVERIFY(o.agrees(uint64_t(tree.node(n).total), o.truncated));
             QStringList under;
             for (NodeId c : tree.children(n))
                 under << QString::fromStdString(symbols.displayName(tree.node(c).symbol));
@@ -174,7 +187,7 @@ private slots:
         QVERIFY(o.samples > 200);
         const TruncatedStacks& t = s.truncated;
         QCOMPARE(t.samples, o.samples);
-        QCOMPARE(t.truncated, o.truncated);
+        QVERIFY(o.agrees(t.truncated, o.truncated));
         // Only the program's start in ld.so (before libc runs) may stop short.
         // (1-2% here: a 0.2 s recording, the start a few ms of it); under the viewer's notice's 5%.
         QVERIFY2(t.share() < 0.05, qPrintable(QString::fromStdString(t.describe())));
@@ -222,18 +235,19 @@ private slots:
         const auto text = runSymflame({ "info", fixtures::fpChainOmitPerfData, "--offline" });
         QVERIFY2(text.ok(), text.err.constData());
         const QString out = QString::fromUtf8(text.out);
-        const double pct = 100.0 * double(o.truncated) / double(o.samples);
+        const auto json = runSymflame({ "info", fixtures::fpChainOmitPerfData, "--offline", "--json" });
+        QVERIFY2(json.ok(), json.err.constData());
+        const QJsonObject t = QJsonDocument::fromJson(json.out).object().value("truncated_stacks").toObject();
+        const auto truncated = uint64_t(t.value("truncated").toInteger());
+        QVERIFY(o.agrees(truncated, o.truncated));
+        QCOMPARE(uint64_t(t.value("samples").toInteger()), o.samples);
+        const double pct = 100.0 * double(truncated) / double(o.samples);
         const QString expected = QStringLiteral("Stacks:        %1% of samples have truncated stacks; binaries without "
                                                 "frame pointers: fpchain-omit (")
                                      .arg(pct, 0, 'f', pct < 10 ? 2 : 1);
         QVERIFY2(out.contains(expected), qPrintable(out));
         QVERIFY2(out.contains("--call-graph dwarf"), qPrintable(out));
 
-        const auto json = runSymflame({ "info", fixtures::fpChainOmitPerfData, "--offline", "--json" });
-        QVERIFY2(json.ok(), json.err.constData());
-        const QJsonObject t = QJsonDocument::fromJson(json.out).object().value("truncated_stacks").toObject();
-        QCOMPARE(uint64_t(t.value("truncated").toInteger()), o.truncated);
-        QCOMPARE(uint64_t(t.value("samples").toInteger()), o.samples);
         QCOMPARE(t.value("binaries").toArray().first().toObject().value("path").toString(),
             QString(fixtures::fpChainOmitBinary));
         QCOMPARE(t.value("root_frame").toString(), QStringLiteral("[truncated]"));
@@ -267,12 +281,12 @@ private slots:
             QVERIFY2(!line.startsWith("fp_leaf;") && !line.startsWith("fp_leaf "), line.constData());
         }
         QCOMPARE(total, o.samples);
-        QCOMPARE(under, o.truncated);
+        QVERIFY(o.agrees(under, o.truncated));
         // Read back, info still reports it (from the frame).
         const auto json = runSymflame({ "info", out, "--offline", "--json" });
         QVERIFY2(json.ok(), json.err.constData());
         const QJsonObject t = QJsonDocument::fromJson(json.out).object().value("truncated_stacks").toObject();
-        QCOMPARE(uint64_t(t.value("truncated").toInteger()), o.truncated);
+        QCOMPARE(uint64_t(t.value("truncated").toInteger()), under);
     }
 };
 
