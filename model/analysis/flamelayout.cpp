@@ -48,19 +48,14 @@ FlameLayout FlameLayout::build(const CallTree& tree, NodeId root, int64_t minWid
                 }
                 run = FlameFrame { NodeId(), 0, 0, 0 };
             };
-            const NodeRange kids = tree.children(parent.node);
-            ordered.assign(kids.begin(), kids.end());
-            if (byWeight && ordered.size() > 1)
-                std::stable_sort(ordered.begin(), ordered.end(),
-                    [&](NodeId a, NodeId b) { return tree.node(a).total > tree.node(b).total; });
-            for (const NodeId child : ordered) {
+            const auto place = [&](NodeId child) {
                 const int64_t w = tree.node(child).total;
                 if (w <= 0)
-                    continue; // nothing to draw; negative totals (diffs) have no width
+                    return; // nothing to draw; negative totals (diffs) have no width
                 if (x + w <= viewBegin || x >= viewEnd) {
                     flushRun(); // outside the view: neither drawn nor merged with what is
                     x += w;
-                    continue;
+                    return;
                 }
                 if (w < minWidth) {
                     if (run.merged == 0) {
@@ -74,6 +69,17 @@ FlameLayout FlameLayout::build(const CallTree& tree, NodeId root, int64_t minWid
                     layout.m_frames.push_back(FlameFrame { child, x, w, 1 });
                 }
                 x += w;
+            };
+            const NodeRange children = tree.children(parent.node);
+            if (byWeight && children.size() > 1) {
+                ordered.assign(children.begin(), children.end());
+                std::stable_sort(ordered.begin(), ordered.end(),
+                    [&](NodeId a, NodeId b) { return tree.node(a).total > tree.node(b).total; });
+                for (const NodeId child : ordered)
+                    place(child);
+            } else {
+                for (const NodeId child : children)
+                    place(child);
             }
             flushRun();
         }

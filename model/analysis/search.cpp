@@ -31,10 +31,15 @@ bool containsText(std::string_view haystack, std::string_view needle, bool caseS
     return it != haystack.end();
 }
 
-/// A node a search finds: its symbol matches and it has samples below it.
-bool isMatch(const CallTreeNode& n, const std::vector<uint8_t>& symbolMatches)
+bool symbolMatches(const CallTreeNode& n, const std::vector<uint8_t>& matches)
 {
-    return n.total > 0 && n.symbol.valid() && n.symbol.index() < symbolMatches.size() && symbolMatches[n.symbol.index()];
+    return n.symbol.valid() && n.symbol.index() < matches.size() && matches[n.symbol.index()];
+}
+
+/// A node a search finds: its symbol matches and it has samples below it.
+bool isMatch(const CallTreeNode& n, const std::vector<uint8_t>& matches)
+{
+    return n.total > 0 && symbolMatches(n, matches);
 }
 
 // RE2 rather than std::regex: libstdc++'s std::regex backtracks, by recursion, so that a pattern
@@ -76,7 +81,7 @@ Result<std::vector<uint8_t>> matchSymbols(const Profile& profile, const SymbolTa
     return out;
 }
 
-SearchStats searchStats(const CallTree& tree, const std::vector<uint8_t>& symbolMatches)
+SearchStats searchStats(const CallTree& tree, const std::vector<uint8_t>& matches)
 {
     SearchStats stats;
     // The hottest matches so far, as a heap whose top is the one to give up first: the smallest
@@ -98,11 +103,10 @@ SearchStats searchStats(const CallTree& tree, const std::vector<uint8_t>& symbol
     resizeBig(covered, tree.size()); // 50 MB for a 10M-sample profile's tree: in huge pages
     for (size_t i = 1; i < tree.size(); ++i) {
         const CallTreeNode& n = tree.node(NodeId(i));
-        const bool symbolMatch
-            = n.symbol.valid() && n.symbol.index() < symbolMatches.size() && symbolMatches[n.symbol.index()];
+        const bool match = symbolMatches(n, matches);
         const bool parentCovered = n.parent.valid() && covered[n.parent.index()];
-        covered[i] = symbolMatch || parentCovered;
-        if (!isMatch(n, symbolMatches))
+        covered[i] = match || parentCovered;
+        if (!match || n.total <= 0)
             continue;
         ++stats.frames;
         if (!parentCovered)
@@ -134,7 +138,6 @@ MatchStepper::MatchStepper(std::shared_ptr<const CallTree> tree, std::shared_ptr
     std::sort(m_hottestById.begin(), m_hottestById.end());
 }
 
-
 NodeId MatchStepper::next()
 {
     if (m_frames == 0 || !m_tree)
@@ -143,7 +146,8 @@ NodeId MatchStepper::next()
         return m_hottest[m_index++];
     if (m_frames > m_hottest.size()) {
         for (size_t i = m_cursor + 1; i < m_tree->size(); ++i) {
-            if (!isMatch(m_tree->node(NodeId(i)), *m_symbolMatches) || std::binary_search(m_hottestById.begin(), m_hottestById.end(), NodeId(i)))
+            if (!isMatch(m_tree->node(NodeId(i)), *m_symbolMatches)
+                || std::binary_search(m_hottestById.begin(), m_hottestById.end(), NodeId(i)))
                 continue;
             m_cursor = i;
             return NodeId(i);

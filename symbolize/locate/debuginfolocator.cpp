@@ -378,9 +378,8 @@ bool DebugInfoLocator::tryBinary(const std::string& path, LocateResult& r) const
 bool DebugInfoLocator::tryPerfCachedVdso(LocateResult& r) const
 {
     const std::string& id = r.wantedBuildId;
-    const bool hexId = isHexBuildId(id);
     const std::string cache = perfBuildIdCacheDir(m_options.perfBuildIdCacheDir);
-    if (!hexId || cache.empty())
+    if (!isHexBuildId(id) || cache.empty())
         return false;
     // <cache>/.build-id/xx/yyyy is a link to the folder holding the copy.
     const std::string copy = joinPath(cache, ".build-id/" + id.substr(0, 2) + "/" + id.substr(2) + "/vdso");
@@ -561,14 +560,12 @@ LocateResult DebugInfoLocator::locate(
 
     // 1. The binary.
     bool found = false;
-    if (vdso) {
-        if (!(found = tryPerfCachedVdso(r))) {
-            LocateResult none;
-            none.recordedPath = r.recordedPath;
-            none.wantedBuildId = r.wantedBuildId;
-            none.status = LocateStatus::NotApplicable;
-            return none;
-        }
+    if (vdso && !(found = tryPerfCachedVdso(r))) {
+        LocateResult none;
+        none.recordedPath = r.recordedPath;
+        none.wantedBuildId = r.wantedBuildId;
+        none.status = LocateStatus::NotApplicable;
+        return none;
     }
     if (!found && !recordedPath.empty()) {
         for (const PathMap& m : m_options.pathMaps) {

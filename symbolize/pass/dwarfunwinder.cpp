@@ -137,10 +137,10 @@ const LocalBinary& DwarfUnwinder::binaryOf(const model::PerfMapping& m)
     LocalBinary& b = it->second;
     if (!added)
         return b;
-    // Mappings with no file, but the vDSO: the locator finds perf's copy of it, whose CFI
-    // unwinds through __vdso_clock_gettime and friends.
-    if (m.file.empty() || (m.file[0] == '[' && m.file != "[vdso]") || m.file.starts_with("//anon")
-        || m.file.starts_with("/memfd:"))
+    // The locator says which mappings have no file to look for ([heap], //anon, the kernel: not
+    // applicable); it finds the vDSO's copy in perf's build-ID cache, whose CFI unwinds through
+    // __vdso_clock_gettime and friends.
+    if (m.file.empty() || m.file.starts_with("/memfd:"))
         return b;
     const LocateResult r = m_locator->locate(m.file, m.buildId);
     if (r.status != LocateStatus::Found || r.binaryPath.empty())
