@@ -5,6 +5,7 @@
 #include "model/io/fileio.h"
 #include "model/core/frameformat.h"
 #include "model/io/otlp/otlp.h"
+#include "model/io/perf/perfbuildidcache.h"
 #include "model/core/profile.h"
 #include "symbolize/locate/crc32.h"
 #include "symbolize/object/minidebuginfo.h"
@@ -131,8 +132,8 @@ const char* debugSourceName(DebugSource s)
 std::string LocateResult::summary() const
 {
     switch (status) {
-    case LocateStatus::NotApplicable:
-        return "not applicable";
+    case LocateStatus::NotApplicable: // with where a copy was looked for ([vdso])
+        return tried.empty() ? std::string("not applicable") : "not applicable: " + tried.back();
     case LocateStatus::BuildIdMismatch:
         if (wantedBuildId.empty() && !wantedHtlHash.empty())
             return "htlhash mismatch: " + mismatchPath + " has " + mismatchBuildId + ", wanted htlhash " + wantedHtlHash;
@@ -223,17 +224,6 @@ std::string debuginfodClientCacheDir(std::string_view configured)
     return {};
 }
 
-std::string perfBuildIdCacheDir(std::string_view configured)
-{
-    if (!configured.empty())
-        return std::string(configured);
-    if (const char* p = std::getenv("PERF_BUILDID_DIR"); p && *p)
-        return p;
-    if (const char* h = std::getenv("HOME"); h && *h)
-        return joinPath(h, ".debug");
-    return {};
-}
-
 namespace {
 
 // A folder name that can be a build ID as stores write it: hex (a GNU build ID, or a Go build ID
@@ -243,14 +233,6 @@ bool looksLikeBuildIdFolder(const std::string& name)
     return name.size() >= 16 && std::all_of(name.begin(), name.end(), [](char c) {
         return std::isxdigit(static_cast<unsigned char>(c));
     });
-}
-
-// A build ID that names files in build-ID directories (.build-id/xx/yyyy): a GNU build ID, in
-// hex. A Go build ID ("a/b/c/d") has no file there.
-bool isHexBuildId(const std::string& id)
-{
-    return id.size() > 2
-        && std::all_of(id.begin(), id.end(), [](char ch) { return std::isxdigit(static_cast<unsigned char>(ch)); });
 }
 
 bool isBuildIdFolder(const fs::path& dir)
@@ -377,14 +359,14 @@ bool DebugInfoLocator::tryBinary(const std::string& path, LocateResult& r) const
 
 bool DebugInfoLocator::tryPerfCachedVdso(LocateResult& r) const
 {
-    const std::string& id = r.wantedBuildId;
-    const std::string cache = perfBuildIdCacheDir(m_options.perfBuildIdCacheDir);
-    if (!isHexBuildId(id) || cache.empty())
+    const std::string cache = model::perfBuildIdCacheDir(m_options.perfBuildIdCacheDir);
+    const std::string copy = model::perfBuildIdCacheEntry(cache, r.wantedBuildId, "vdso");
+    if (copy.empty()) {
+        r.tried.push_back("perf's build-ID cache " + (cache.empty() ? std::string("(no $HOME)") : cache)
+            + ": no copy of this vDSO");
         return false;
-    // <cache>/.build-id/xx/yyyy is a link to the folder holding the copy.
-    const std::string copy = joinPath(cache, ".build-id/" + id.substr(0, 2) + "/" + id.substr(2) + "/vdso");
-    std::error_code ec;
-    if (!fs::is_regular_file(copy, ec) || !tryBinary(copy, r))
+    }
+    if (!tryBinary(copy, r))
         return false;
     r.binaryOrigin = "perf build-ID cache " + cache;
     return true;
@@ -540,6 +522,11 @@ bool DebugInfoLocator::useSupplementary(LocateResult& r, const std::string& c, b
     return true;
 }
 
+bool DebugInfoLocator::looksForCopy(std::string_view recordedPath, std::string_view buildId) const
+{
+    return recordedPath == "[vdso]" && !buildId.empty() && m_options.usePerfBuildIdCache;
+}
+
 LocateResult DebugInfoLocator::locate(
     std::string_view recordedPath, std::string_view buildIdIn, std::string_view htlHash) const
 {
@@ -550,7 +537,7 @@ LocateResult DebugInfoLocator::locate(
         r.wantedHtlHash = normalizeBuildId(htlHash);
     // The kernel's vDSO has no file, but perf record keeps a copy of it by build ID, as perf
     // report reads it; without one there is nothing to look for, as for other such mappings.
-    const bool vdso = recordedPath == "[vdso]" && !r.wantedBuildId.empty() && m_options.usePerfBuildIdCache;
+    const bool vdso = looksForCopy(recordedPath, r.wantedBuildId);
     if (!vdso
         && ((recordedPath.empty() && r.wantedBuildId.empty() && r.wantedHtlHash.empty())
             || model::isUnsymbolizableMappingName(recordedPath))) {
@@ -565,6 +552,7 @@ LocateResult DebugInfoLocator::locate(
         none.recordedPath = r.recordedPath;
         none.wantedBuildId = r.wantedBuildId;
         none.status = LocateStatus::NotApplicable;
+        none.tried = std::move(r.tried);
         return none;
     }
     if (!found && !recordedPath.empty()) {
@@ -622,7 +610,7 @@ LocateResult DebugInfoLocator::locate(
         r.tried.push_back(r.binaryPath + ": its debug sections are compressed as "
             + sectionCompressionName(r.binary->contents().debugCompression) + ", which cannot be read");
     }
-    const bool hexId = isHexBuildId(buildId);
+    const bool hexId = model::isHexBuildId(buildId);
     if (!r.dwarf && hexId) {
         for (const std::string& d : m_debugDirs) {
             const std::string p = joinPath(d, ".build-id/" + buildId.substr(0, 2) + "/" + buildId.substr(2) + ".debug");

@@ -40,7 +40,7 @@ struct LocatorOptions {
     std::string clientCacheDir;
     /// perf's build-ID cache, where `perf record` keeps a copy of the vDSO it saw ([vdso]
     /// mappings are looked for there by build ID, and nowhere else). Empty = the standard one
-    /// (perfBuildIdCacheDir()) when usePerfBuildIdCache is set.
+    /// (model::perfBuildIdCacheDir()) when usePerfBuildIdCache is set.
     bool usePerfBuildIdCache = true;
     std::string perfBuildIdCacheDir;
 };
@@ -49,9 +49,6 @@ struct LocatorOptions {
 /// $DEBUGINFOD_CACHE_PATH, else $XDG_CACHE_HOME/debuginfod_client, else
 /// ~/.cache/debuginfod_client.
 std::string debuginfodClientCacheDir(std::string_view configured = {});
-
-/// perf's build-ID cache: configured when not empty, else $PERF_BUILDID_DIR, else ~/.debug.
-std::string perfBuildIdCacheDir(std::string_view configured = {});
 
 /// True when dir holds a folder per build ID (<dir>/<hex id>/debuginfo or /executable), the
 /// layout of the debuginfod client cache, Parca's debug-info store and parca-debuginfo's output.
@@ -142,6 +139,10 @@ public:
     /// a non-empty htlHash (OTLP's process.executable.build_id.htlhash) identifies the binary:
     /// candidates must have that hash, and the search directories are indexed by it too.
     LocateResult locate(std::string_view recordedPath, std::string_view buildId, std::string_view htlHash = {}) const;
+    /// True for a mapping with no file of its own (model::isUnsymbolizableMappingName) that
+    /// locate() still looks for: a [vdso] with a build ID, in perf's build-ID cache, when
+    /// usePerfBuildIdCache is set. The symbolization pass looks such mappings up like others.
+    bool looksForCopy(std::string_view recordedPath, std::string_view buildId) const;
 
     /// Finds the dwz supplementary file of r.dwarf when it has a .gnu_debugaltlink (sets
     /// supplementary, supplementaryPath or supplementaryProblem, appends to tried). locate()

@@ -140,14 +140,31 @@ std::vector<BinaryRow> triageBinaries(const model::Profile& p, const SymbolizeRe
     }
     // Status: from the report, else from the frames alone.
     for (BinaryRow& row : rows) {
-        const bool notApplicable = (row.path.empty() && row.buildId.empty()) || model::isUnsymbolizableMappingName(row.path);
+        const MappingReport* looked = report && row.mappings.front().index() < report->mappings.size()
+            ? &report->mappings[row.mappings.front().index()]
+            : nullptr;
+        // A mapping with no file is not applicable unless the pass found a copy of it (a [vdso]
+        // in perf's build-ID cache) or says why not.
+        const bool notApplicable = (row.path.empty() && row.buildId.empty())
+            || (model::isUnsymbolizableMappingName(row.path) && (!looked || looked->status == LocateStatus::NotApplicable));
         if (notApplicable) {
             row.state = BinaryState::NotApplicable;
             row.detail = row.path.empty() ? "anonymous mapping" : "kernel, vdso or another mapping with no file";
+            if (looked && !looked->tried.empty()) // a copy looked for and not found
+                row.detail = looked->summary;
+            // A perf recording's kernel frames: the reader named them from a kallsyms, or says why not.
+            if (row.path.starts_with("[kernel.kallsyms]")) {
+                if (const std::string_view from = p.attribute("perf.kernel_symbols_from"); !from.empty()) {
+                    row.state = BinaryState::Symbolized;
+                    row.detail = "kernel: names from " + std::string(from);
+                } else if (const std::string_view why = p.attribute("perf.kernel_symbols"); !why.empty()) {
+                    row.detail = std::string(why);
+                }
+            }
             continue;
         }
-        if (report && row.mappings.front().index() < report->mappings.size()) {
-            const MappingReport& m = report->mappings[row.mappings.front().index()];
+        if (looked) {
+            const MappingReport& m = *looked;
             row.state = stateOf(m, row);
             row.detail = m.error.empty() ? m.summary : m.error;
             if (m.error.empty() && row.symbolized > 0 && row.symbolized < row.locations) {

@@ -459,7 +459,8 @@ public:
             if (named)
                 loc.status = FrameStatus::Symbolized;
             else if (!hasNamedLine(m_p, loc))
-                loc.status = FrameStatus::BinaryOnly;
+                loc.status = r.located.status == LocateStatus::NotApplicable ? FrameStatus::NotApplicable
+                                                                              : FrameStatus::BinaryOnly;
         }
         for (size_t m = 0; m < job.mappings.size(); ++m) {
             m_p.mappings[job.mappings[m]].flags |= flags[m];
@@ -555,13 +556,17 @@ Result<SymbolizeReport> SymbolizationPass::run(Profile& p, model::Progress* prog
         return makeError(ErrorCode::Cancelled, "symbolization cancelled");
     SymbolizeReport report;
     report.mappings.resize(p.mappings.size());
+    std::vector<uint8_t> copyWanted(p.mappings.size(), 0);
     for (size_t m = 0; m < p.mappings.size(); ++m) {
         MappingReport& rep = report.mappings[m];
         rep.mapping = MappingId(m);
         rep.path = std::string(p.str(p.mappings[m].file));
         rep.buildId = std::string(p.str(p.mappings[m].buildId));
-        const bool notApplicable
-            = (rep.path.empty() && rep.buildId.empty()) || model::isUnsymbolizableMappingName(rep.path);
+        // Mappings with no file are not looked up, except those the locator finds a copy of
+        // (a [vdso] perf kept): their frames, marked not applicable by name, are looked up too.
+        copyWanted[m] = m_locator.looksForCopy(rep.path, rep.buildId);
+        const bool notApplicable = (rep.path.empty() && rep.buildId.empty())
+            || (model::isUnsymbolizableMappingName(rep.path) && !copyWanted[m]);
         if (notApplicable) {
             rep.status = LocateStatus::NotApplicable;
             rep.summary = rep.path.empty() ? "anonymous mapping" : "not applicable";
@@ -575,7 +580,8 @@ Result<SymbolizeReport> SymbolizationPass::run(Profile& p, model::Progress* prog
         if (!loc.mapping.valid() || loc.mapping.index() >= p.mappings.size())
             continue;
         const MappingReport& rep = report.mappings[loc.mapping.index()];
-        if (rep.status == LocateStatus::NotApplicable || loc.status == FrameStatus::NotApplicable) {
+        if (rep.status == LocateStatus::NotApplicable
+            || (loc.status == FrameStatus::NotApplicable && !copyWanted[loc.mapping.index()])) {
             if (!hasNamedLine(p, loc))
                 loc.status = FrameStatus::NotApplicable;
             continue;

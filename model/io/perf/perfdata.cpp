@@ -5,6 +5,7 @@
 #include "model/io/perf/perfdata.h"
 
 #include "model/core/hex.h"
+#include "model/io/perf/perfbuildidcache.h"
 
 #include <algorithm>
 #include <charconv>
@@ -302,41 +303,48 @@ const std::string& runningKernelBuildId()
     return id;
 }
 
-/// The running kernel's text symbols (T, t, W, w) from /proc/kallsyms, by address (stable for
-/// aliases); empty when the file gives none or only zero addresses (kptr_restrict). Read once
-/// per process: it is a few hundred thousand lines, and the kernel does not change under us.
-const std::vector<std::pair<uint64_t, std::string>>& runningKernelSymbols()
+using KernelSymbols = std::vector<std::pair<uint64_t, std::string>>;
+
+/// A kallsyms file's text symbols (T, t, W, w), by address (stable for aliases); empty when it
+/// gives none or only zero addresses (kptr_restrict). /proc/kallsyms and the copies perf keeps in
+/// its build-ID cache have the same format.
+KernelSymbols readKallsyms(const std::string& path)
 {
-    static const std::vector<std::pair<uint64_t, std::string>> symbols = [] {
-        std::vector<std::pair<uint64_t, std::string>> out;
-        std::ifstream in("/proc/kallsyms");
-        std::string line;
-        bool anyAddress = false;
-        while (std::getline(in, line)) {
-            // "ffffffff81000000 T _stext" (and " [module]" after the name for a module's)
-            const std::string_view l(line);
-            const size_t sp1 = l.find(' ');
-            if (sp1 == std::string_view::npos || sp1 + 3 >= l.size() || l[sp1 + 2] != ' ')
-                continue;
-            const char type = l[sp1 + 1];
-            if (type != 'T' && type != 't' && type != 'W' && type != 'w')
-                continue;
-            uint64_t addr = 0;
-            const auto parsed = std::from_chars(l.data(), l.data() + sp1, addr, 16);
-            if (parsed.ec != std::errc() || parsed.ptr != l.data() + sp1)
-                continue;
-            std::string_view name = l.substr(sp1 + 3);
-            name = name.substr(0, name.find_first_of(" \t"));
-            if (name.empty())
-                continue;
-            anyAddress = anyAddress || addr != 0;
-            out.emplace_back(addr, std::string(name));
-        }
-        if (!anyAddress)
-            return std::vector<std::pair<uint64_t, std::string>>();
-        std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-        return out;
-    }();
+    KernelSymbols out;
+    std::ifstream in(path);
+    std::string line;
+    bool anyAddress = false;
+    while (std::getline(in, line)) {
+        // "ffffffff81000000 T _stext" (and " [module]" after the name for a module's)
+        const std::string_view l(line);
+        const size_t sp1 = l.find(' ');
+        if (sp1 == std::string_view::npos || sp1 + 3 >= l.size() || l[sp1 + 2] != ' ')
+            continue;
+        const char type = l[sp1 + 1];
+        if (type != 'T' && type != 't' && type != 'W' && type != 'w')
+            continue;
+        uint64_t addr = 0;
+        const auto parsed = std::from_chars(l.data(), l.data() + sp1, addr, 16);
+        if (parsed.ec != std::errc() || parsed.ptr != l.data() + sp1)
+            continue;
+        std::string_view name = l.substr(sp1 + 3);
+        name = name.substr(0, name.find_first_of(" \t"));
+        if (name.empty())
+            continue;
+        anyAddress = anyAddress || addr != 0;
+        out.emplace_back(addr, std::string(name));
+    }
+    if (!anyAddress)
+        return {};
+    std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    return out;
+}
+
+/// The running kernel's symbols, read once per process: a few hundred thousand lines, and the
+/// kernel does not change under us.
+const KernelSymbols& runningKernelSymbols()
+{
+    static const KernelSymbols symbols = readKallsyms("/proc/kallsyms");
     return symbols;
 }
 
@@ -354,7 +362,8 @@ private:
     Status headerAttr(std::span<const uint8_t> body);
     void record(uint32_t type, uint16_t misc, std::span<const uint8_t> body);
     void sample(uint16_t misc, std::span<const uint8_t> body);
-    std::string nameKernelFrames();
+    /// (where the names came from, why the frames stay addresses): one of the two is empty.
+    std::pair<std::string, std::string> nameKernelFrames();
     std::string callGraphKind() const;
     const Attr* attrOfSample(std::span<const uint8_t> body) const;
 
@@ -1104,8 +1113,10 @@ Result<Profile> Reader::read()
     if (m_stats.pipeMode)
         attr("perf.mode", "pipe");
     attr("perf.call_graph", callGraphKind());
-    if (const std::string why = nameKernelFrames(); !why.empty())
+    if (const auto [from, why] = nameKernelFrames(); !why.empty())
         attr("perf.kernel_symbols", why);
+    else if (!from.empty())
+        attr("perf.kernel_symbols_from", from);
     if (m_stats.skippedRecords + m_stats.skippedSamples)
         attrNum("perf.skipped_records", m_stats.skippedRecords + m_stats.skippedSamples);
     if (m_stats.lostEvents)
@@ -1173,9 +1184,11 @@ std::string Reader::callGraphKind() const
     return {};
 }
 
-// Kernel frames named from /proc/kallsyms when the kernel that recorded is the running one (the
-// build IDs agree); otherwise they stay addresses and the reason is returned.
-std::string Reader::nameKernelFrames()
+// Kernel frames named, as perf report names them, from the symbol table perf kept in its build-ID
+// cache for the kernel that recorded (a snapshot taken then: modules as they were loaded), else
+// from /proc/kallsyms when the kernel that recorded is the running one (the build IDs agree).
+// Returns where the names came from, or why the frames stay addresses.
+std::pair<std::string, std::string> Reader::nameKernelFrames()
 {
     std::vector<size_t> kernelLocations;
     std::string recorded;
@@ -1193,14 +1206,25 @@ std::string Reader::nameKernelFrames()
         if (b != m_buildIdOf.end())
             recorded = b->second;
     }
+    const std::string cache = perfBuildIdCacheDir();
+    const std::string copy = perfBuildIdCacheEntry(cache, recorded, "kallsyms");
+    KernelSymbols fromCopy;
+    if (!copy.empty())
+        fromCopy = readKallsyms(copy);
     const std::string& running = runningKernelBuildId();
-    if (recorded.empty() || running.empty() || recorded != running)
-        return "kernel frames left as addresses: the recording kernel's build ID ("
-            + (recorded.empty() ? std::string("not recorded") : recorded) + ") is not the running kernel's ("
-            + (running.empty() ? std::string("unknown") : running) + ")";
-    const auto& symbols = runningKernelSymbols();
-    if (symbols.empty())
-        return "kernel frames left as addresses: /proc/kallsyms gives no addresses (kptr_restrict)";
+    const bool isRunning = !recorded.empty() && recorded == running;
+    const KernelSymbols& symbols = !fromCopy.empty() ? fromCopy : isRunning ? runningKernelSymbols() : fromCopy;
+    if (symbols.empty()) {
+        std::string why = "kernel frames left as addresses: ";
+        if (recorded.empty())
+            return { {}, why + "perf recorded no build ID for the kernel" };
+        why += "perf's build-ID cache (" + (cache.empty() ? std::string("unknown: no $HOME") : cache) + ") ";
+        why += copy.empty() ? "holds no kallsyms for the recording kernel " + recorded
+                            : "holds a kallsyms for the recording kernel with no addresses (" + copy + ")";
+        if (isRunning)
+            return { {}, why + ", and /proc/kallsyms gives no addresses (kptr_restrict)" };
+        return { {}, why + ", which is not the running kernel (" + (running.empty() ? std::string("unknown") : running) + ")" };
+    }
     std::unordered_map<std::string, FunctionId> functionOf;
     for (size_t i : kernelLocations) {
         Location& loc = m_p.locations[i];
@@ -1224,7 +1248,7 @@ std::string Reader::nameKernelFrames()
         loc.lineCount = 1;
         m_p.lines.push_back(l);
     }
-    return {};
+    return { !fromCopy.empty() ? copy : std::string("/proc/kallsyms"), {} };
 }
 
 } // namespace

@@ -40,9 +40,11 @@ struct PerfDataStats {
 /// Each sample: its callchain (perf's PERF_CONTEXT_* markers dropped; the IP alone when there is
 /// no callchain), labels pid, tid (numbers), comm and thread (the process's and thread's names
 /// from COMM records), cpu (number), and its time (perf's clock, nanoseconds). Kernel addresses
-/// go to a "[kernel.kallsyms]" mapping, and are named from /proc/kallsyms when the kernel build ID
-/// perf recorded is the running kernel's (/sys/kernel/notes); else attribute perf.kernel_symbols
-/// says why they stay addresses. Attribute perf.call_graph says how stacks were taken: "fp"
+/// go to a "[kernel.kallsyms]" mapping, and are named as perf report names them: from the
+/// kallsyms perf record kept in its build-ID cache for the kernel build ID it recorded
+/// (model/io/perf/perfbuildidcache.h), else from /proc/kallsyms when that build ID is the running
+/// kernel's (/sys/kernel/notes). Attribute perf.kernel_symbols_from says which file named them;
+/// else perf.kernel_symbols says why they stay addresses. Attribute perf.call_graph says how stacks were taken: "fp"
 /// (`-g`, frame pointers), "dwarf" (`--call-graph dwarf`), "lbr", none without callchains; the
 /// symbolization pass checks "fp" and "dwarf" stacks for truncation (model/analysis/truncatedstacks.h).
 /// Build IDs from MMAP2 records or the HEADER_BUILD_ID

@@ -9,8 +9,11 @@
 #include "model/io/perf/perfdata.h"
 #include "model/io/profileio.h"
 
+#include <QDir>
+#include <QFile>
 #include <QObject>
 #include <QRegularExpression>
+#include <QScopeGuard>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -302,6 +305,114 @@ private slots:
             ++kernel;
         }
         QVERIFY2(kernel >= 5, "kernel frames compared with perf's names");
+    }
+
+    // Kernel frames named from the kallsyms perf record keeps in its build-ID cache for the kernel
+    // that recorded (perf report reads it too): preferred to /proc/kallsyms, and the only names for
+    // a recording made under another kernel.
+    void kernelSymbolsFromPerfsCache()
+    {
+        const QString file = record("kernel.data", {"-e", "cpu-clock", "-g"});
+        const auto bytes = readFileBytes(file);
+        auto plain = readPerfData(bytes);
+        QVERIFY2(plain, plain ? "" : plain.error().message.c_str());
+        std::string kernelId;
+        for (const Mapping& m : plain->mappings)
+            if (plain->str(m.file) == "[kernel.kallsyms]")
+                kernelId = std::string(plain->str(m.buildId));
+        QCOMPARE(kernelId.size(), size_t(40));
+        const PerfScript perf = perfScript(file);
+        // Every kernel frame perf named, with our name for it; how many there were.
+        const auto kernelNames = [&](const Profile& p, const std::string& prefix) {
+            size_t compared = 0, wrong = 0;
+            for (const Location& loc : p.locations) {
+                auto it = perf.kernelSymbolOf.find(loc.address);
+                if (it == perf.kernelSymbolOf.end())
+                    continue;
+                ++compared;
+                wrong += loc.lineCount != 1
+                    || p.str(p.functions[p.linesOf(loc)[0].function.index()].name) != prefix + it->second;
+            }
+            return std::make_pair(compared, wrong);
+        };
+
+        // A cache of our own: kallsyms with every text symbol renamed, under a build ID.
+        QTemporaryDir cache;
+        QVERIFY(cache.isValid());
+        const QByteArray saved = qgetenv("PERF_BUILDID_DIR");
+        const bool hadSaved = qEnvironmentVariableIsSet("PERF_BUILDID_DIR");
+        qputenv("PERF_BUILDID_DIR", cache.path().toUtf8());
+        const auto restore = qScopeGuard([&] {
+            if (hadSaved)
+                qputenv("PERF_BUILDID_DIR", saved);
+            else
+                qunsetenv("PERF_BUILDID_DIR");
+        });
+        QFile proc("/proc/kallsyms");
+        QVERIFY(proc.open(QIODevice::ReadOnly));
+        const QByteArray kallsyms = proc.readAll();
+        const auto putKallsyms = [&](const std::string& id, const QByteArray& prefix) {
+            const QString dir = cache.filePath(QString::fromStdString(".build-id/" + id.substr(0, 2) + "/" + id.substr(2)));
+            QVERIFY(QDir().mkpath(dir));
+            QFile out(dir + "/kallsyms");
+            QVERIFY(out.open(QIODevice::WriteOnly));
+            for (const QByteArray& line : kallsyms.split('\n')) {
+                const QList<QByteArray> f = line.split(' ');
+                if (f.size() >= 3 && f[1].size() == 1 && QByteArray("TtWw").contains(f[1][0]))
+                    out.write(f[0] + ' ' + f[1] + ' ' + prefix + line.mid(f[0].size() + 3) + '\n');
+                else
+                    out.write(line + '\n');
+            }
+        };
+        putKallsyms(kernelId, "cached_");
+        auto cached = readPerfData(bytes);
+        QVERIFY(cached);
+        const auto [compared, wrong] = kernelNames(*cached, "cached_");
+        qInfo("%zu kernel frames named from perf's cache, %zu differ", compared, wrong);
+        QVERIFY(compared >= 5);
+        QCOMPARE(wrong, size_t(0));
+        QVERIFY(std::string(cached->attribute("perf.kernel_symbols_from")).ends_with("/kallsyms"));
+
+        // The same recording as if another kernel had made it: its build ID changed in the file.
+        const QByteArray rawId = QByteArray::fromHex(QByteArray::fromStdString(kernelId));
+        const QByteArray otherId = QByteArray::fromHex("00112233445566778899aabbccddeeff00112233");
+        const std::vector<uint8_t> raw(rawId.begin(), rawId.end()), other(otherId.begin(), otherId.end());
+        std::vector<uint8_t> moved = bytes;
+        size_t replaced = 0;
+        for (auto it = moved.begin(); (it = std::search(it, moved.end(), raw.begin(), raw.end())) != moved.end(); ++replaced)
+            it = std::copy(other.begin(), other.end(), it);
+        QVERIFY(replaced >= 1);
+        auto elsewhere = readPerfData(moved);
+        QVERIFY(elsewhere);
+        QCOMPARE(kernelNames(*elsewhere, "").first, compared);
+        QCOMPARE(kernelNames(*elsewhere, "").second, compared); // addresses, and why
+        const std::string why(elsewhere->attribute("perf.kernel_symbols"));
+        QVERIFY2(why.find("holds no kallsyms for the recording kernel 00112233") != std::string::npos
+                && why.find("not the running kernel") != std::string::npos,
+            why.c_str());
+        // `info` (the binaries panel's rows) says it on the kernel's row.
+        const QString movedFile = m_dir.filePath("otherkernel.data");
+        {
+            std::ofstream f(movedFile.toStdString(), std::ios::binary);
+            f.write(reinterpret_cast<const char*>(moved.data()), std::streamsize(moved.size()));
+        }
+        const auto info = [&] {
+            const auto r = runProcess(symflame::testing::symflameExecutable(), {"info", movedFile});
+            return r.exitCode == 0 ? QString::fromUtf8(r.out) : "failed: " + QString::fromUtf8(r.err);
+        };
+        const QString before = info();
+        QVERIFY2(before.contains(QRegularExpression(
+                     R"(not applicable .*\[kernel\.kallsyms\]\n.*\n\s+kernel frames left as addresses: perf's build-ID cache)")),
+            qPrintable(before));
+
+        putKallsyms("00112233445566778899aabbccddeeff00112233", "");
+        auto named = readPerfData(moved);
+        QVERIFY(named);
+        QCOMPARE(kernelNames(*named, ""), std::make_pair(compared, size_t(0)));
+        QVERIFY(named->attribute("perf.kernel_symbols").empty());
+        const QString after = info();
+        QVERIFY2(after.contains(QRegularExpression(R"(symbolized .*\[kernel\.kallsyms\]\n.*\n\s+kernel: names from .*/00/112233445566778899aabbccddeeff00112233/kallsyms)")),
+            qPrintable(after));
     }
 
     void severalEvents()
