@@ -17,6 +17,7 @@
 
 #include <QDir>
 #include <QElapsedTimer>
+#include <QFileInfo>
 #include <QObject>
 #include <QRegularExpression>
 #include <QScopeGuard>
@@ -519,6 +520,45 @@ private slots:
             }
         }
         QVERIFY(vdsoFrames > 0);
+    }
+
+    // Code built without unwind tables has its call frame information only in .debug_frame; with
+    // the debug info split off, that is in the separate debug file (found here by its
+    // .gnu_debuglink), which the unwinder hands to libdwfl only for such binaries (opening one
+    // decompresses all its sections: libc's, which has no .debug_frame, is not opened).
+    void debugFrameInASeparateFile()
+    {
+        const QString prog = build("debugframe", {"-std=c++17", "-O2", "-g", "-fomit-frame-pointer",
+                                                     "-fno-asynchronous-unwind-tables", "-fno-unwind-tables", "-fno-exceptions"});
+        const QString dir = QFileInfo(prog).path();
+        for (const QString& f : {prog, dir + "/libsfwork.so"}) {
+            for (const QStringList& args : {QStringList{"--only-keep-debug", f, f + ".debug"}, QStringList{"--strip-debug", f},
+                     QStringList{"--add-gnu-debuglink=" + f + ".debug", f}}) {
+                const auto r = runProcess("objcopy", args);
+                QVERIFY2(r.exitCode == 0, r.err.constData());
+            }
+        }
+        const auto sections = runProcess("readelf", {"-SW", prog});
+        QVERIFY2(!sections.out.contains(".debug_frame"), "the program's .debug_frame went to its debug file");
+        const QString file = record(prog, "debugframe.data");
+        PerfDataStats stats;
+        auto p = unwound(file, &stats);
+        QVERIFY2(p, p ? "" : p.error().message.c_str());
+        const size_t samples = p->sampleCount(), deep = throughFixture(*p);
+        qInfo("CFI from separate debug files: %zu of %zu samples unwound through the fixture", deep, samples);
+        QVERIFY(samples > 100);
+        QVERIFY2(deep * 100 >= samples * 80, qPrintable(QString::number(deep)));
+
+        QDir d(dir);
+        QVERIFY(d.mkdir("away"));
+        for (const QString& f : {QStringLiteral("cxxprog.debug"), QStringLiteral("libsfwork.so.debug")})
+            QVERIFY(d.rename(f, "away/" + f));
+        PerfDataStats again;
+        auto q = unwound(file, &again);
+        QVERIFY(q);
+        const size_t without = throughFixture(*q);
+        qInfo("without the debug files: %zu", without);
+        QVERIFY2(without * 4 < deep, qPrintable(QString::number(without)));
     }
 
     // Binaries no longer where perf recorded them are found through the locator's search
