@@ -15,6 +15,7 @@
 #include <map>
 #include <optional>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace symflame::model {
@@ -76,6 +77,7 @@ enum : unsigned {
     kFeatArch = 6,
     kFeatCmdline = 11,
     kFeatEventDesc = 12,
+    kFeatClockData = 29, ///< u32 version, u32 clockid, u64 wall-clock ns, u64 the clock's ns at that moment
     kFeatCount = 256,
 };
 constexpr uint16_t kMiscCpuModeMask = 7;
@@ -87,6 +89,8 @@ constexpr uint16_t kMiscBuildIdSize = 1u << 15;
 constexpr uint64_t kContextMax = uint64_t(-4095);
 constexpr uint64_t kContextKernel = uint64_t(-128);
 constexpr uint64_t kContextGuestKernel = uint64_t(-2176);
+constexpr uint64_t kContextUser = uint64_t(-512);
+constexpr uint64_t kBranchCallStack = 1u << 11; ///< PERF_SAMPLE_BRANCH_CALL_STACK: LBR call stacks
 constexpr uint64_t kBranchHwIndex = 1u << 17;
 constexpr uint64_t kAttrFlagSampleIdAll = 1u << 18;
 constexpr size_t kAttrSizeVer0 = 64;
@@ -362,6 +366,18 @@ private:
     Status headerAttr(std::span<const uint8_t> body);
     void record(uint32_t type, uint16_t misc, std::span<const uint8_t> body);
     void sample(uint16_t misc, std::span<const uint8_t> body);
+    /// `--call-graph lbr`: the user frames of a sample whose callchain has a user part, as perf
+    /// builds them from the LBR call stack (the callee's entry, then each call's site, the most
+    /// recent first); empty when there are none (the callchain's user part stands then).
+    static std::vector<uint64_t> lbrUserFrames(std::span<const uint8_t> chain, std::span<const uint8_t> branches);
+    /// Orders the mappings the program's first (m_mainFile), the kernel's last: they are made as
+    /// samples first use them, so the kernel's or the dynamic loader's often came first, and
+    /// pprof readers take the first mapping for the main binary (`go tool pprof`'s "File:").
+    void orderMappings();
+    /// With HEADER_CLOCK_DATA, sample times become wall-clock times (nanoseconds since the Unix
+    /// epoch, as pprof's and OTLP's), and the profile's time and duration are the samples' span;
+    /// returns the sample clock's name then, else empty (times stay perf's clock).
+    std::string wallClockTimes();
     /// (where the names came from, why the frames stay addresses): one of the two is empty.
     std::pair<std::string, std::string> nameKernelFrames();
     std::string callGraphKind() const;
@@ -377,6 +393,13 @@ private:
     std::unordered_map<uint64_t, size_t> m_attrById;
     std::unordered_map<std::string, std::string> m_buildIdOf; // file -> hex
     std::string m_hostname, m_osRelease, m_version, m_arch, m_cmdline;
+    /// HEADER_CLOCK_DATA (`perf record -k CLOCK`): one moment read on both the sample clock and
+    /// the wall clock, which turns sample times into wall-clock times.
+    struct ClockData {
+        bool known = false;
+        uint32_t clockid = 0;
+        uint64_t wallNanos = 0, clockNanos = 0;
+    } m_clock;
     std::unordered_map<uint32_t, Process> m_processes;
     std::unordered_map<uint32_t, std::string> m_threadNames;
     Process m_kernel;
@@ -387,6 +410,8 @@ private:
     std::unordered_map<uint64_t, LocationId> m_unmapped; // address -> location without a mapping
     std::map<std::pair<uint32_t, uint64_t>, LocationId> m_locations; // (mapping, address)
     MappingId m_kernelMapping;
+    std::unordered_set<uint32_t> m_kernelMappings; ///< ids of mappings kernel addresses went to
+    std::string m_mainFile; ///< the file of the first executable mapping of a process (its program)
     std::vector<LocationId> m_stack;
     std::vector<int64_t> m_values;
     std::vector<uint64_t> m_regs;
@@ -507,6 +532,15 @@ Status Reader::readFeature(unsigned bit, std::span<const uint8_t> d)
     case kFeatEventDesc:
         readEventDesc(d);
         break;
+    case kFeatClockData: {
+        uint32_t version = 0;
+        ClockData k;
+        if (c.u32(version) && version >= 1 && c.u32(k.clockid) && c.u64(k.wallNanos) && c.u64(k.clockNanos)) {
+            k.known = true;
+            m_clock = k;
+        }
+        break;
+    }
     default:
         break;
     }
@@ -658,6 +692,8 @@ LocationId Reader::location(uint32_t pid, uint64_t addr, bool kernel)
         }
         mid = m_kernelMapping;
     }
+    if (kernel && mid.valid())
+        m_kernelMappings.insert(uint32_t(mid.index()));
     if (!mid.valid()) {
         auto [it, added] = m_unmapped.try_emplace(addr, LocationId(m_p.locations.size()));
         if (added) {
@@ -736,12 +772,13 @@ void Reader::sample(uint16_t misc, std::span<const uint8_t> body)
         uint32_t size = 0;
         ok = c.u32(size) && c.skip(size);
     }
+    std::span<const uint8_t> branches; // {from, to, flags} per entry, the most recent first
     if (ok && (st & kSampleBranchStack)) {
         uint64_t nr = 0;
         ok = c.u64(nr);
         if (ok && (attr->branchSampleType & kBranchHwIndex))
             ok = c.skip(8);
-        ok = ok && nr <= c.left() / 24 && c.skip(nr * 24);
+        ok = ok && nr <= c.left() / 24 && c.bytes(branches, nr * 24);
     }
     // `--call-graph dwarf`: the user registers (abi, then one u64 per bit of sample_regs_user)
     // and the stack copy (size, the bytes, then how many of them are valid).
@@ -777,8 +814,11 @@ void Reader::sample(uint16_t misc, std::span<const uint8_t> body)
         return;
     }
 
-    // User frames from the unwinder when the sample has registers and a stack to unwind.
+    // User frames from the unwinder when the sample has registers and a stack to unwind, or
+    // from the LBR call stack.
     std::vector<uint64_t> unwound;
+    if ((attr->branchSampleType & kBranchCallStack) && !branches.empty())
+        unwound = lbrUserFrames(chain, branches);
     if ((st & kSampleRegsUser) && (st & kSampleStackUser)) {
         ++m_stats.dwarfSamples;
         if (m_unwinder && abi != 0 && !stackCopy.empty()) {
@@ -902,6 +942,8 @@ void Reader::record(uint32_t type, uint16_t misc, std::span<const uint8_t> body)
                 r.file = "[kernel.kallsyms]";
             addMap(m_kernel, std::move(r));
         } else {
+            if (m_mainFile.empty() && r.exec && r.file.starts_with('/'))
+                m_mainFile = r.file;
             addMap(m_processes[pid], std::move(r));
         }
         return;
@@ -1087,10 +1129,12 @@ Result<Profile> Reader::read()
             if (b != m_buildIdOf.end())
                 m.buildId = m_p.strings.intern(b->second);
         }
+    orderMappings();
     m_p.defaultSampleType = 1;
     m_p.periodType = m_p.sampleTypes[1];
     if (!m_p.sampleTimestamps.empty())
         m_p.sampleTimestamps.resize(m_p.sampleCount(), 0);
+    const std::string clock = wallClockTimes();
     auto attr = [&](const char* key, const std::string& v) {
         if (v.empty())
             return;
@@ -1110,6 +1154,7 @@ Result<Profile> Reader::read()
     attr("perf.version", m_version);
     attr("host.arch", m_arch);
     attr("perf.cmdline", m_cmdline);
+    attr("perf.clock", clock);
     if (m_stats.pipeMode)
         attr("perf.mode", "pipe");
     attr("perf.call_graph", callGraphKind());
@@ -1182,6 +1227,75 @@ std::string Reader::callGraphKind() const
         return "fp";
     }
     return {};
+}
+
+std::vector<uint64_t> Reader::lbrUserFrames(std::span<const uint8_t> chain, std::span<const uint8_t> branches)
+{
+    bool user = false;
+    for (size_t i = 0; i + 8 <= chain.size() && !user; i += 8)
+        user = le(chain, i, 8) == kContextUser;
+    const size_t n = std::min(branches.size() / 24, kMaxCallchain - 1);
+    if (!user || n == 0)
+        return {};
+    std::vector<uint64_t> frames;
+    frames.reserve(n + 1);
+    frames.push_back(le(branches, 8, 8)); // entries[0].to
+    for (size_t i = 0; i < n; ++i)
+        frames.push_back(le(branches, i * 24, 8)); // entries[i].from
+    return frames;
+}
+
+void Reader::orderMappings()
+{
+    // Ranks: 0 the program, 1 the others, 2 the kernel's; stable within each.
+    const auto rank = [&](uint32_t i) {
+        return m_kernelMappings.count(i) ? 2 : !m_mainFile.empty() && m_p.str(m_p.mappings[i].file) == m_mainFile ? 0 : 1;
+    };
+    std::vector<uint32_t> order; // new position -> old id
+    order.reserve(m_p.mappings.size());
+    for (int r = 0; r < 3; ++r)
+        for (uint32_t i = 0; i < m_p.mappings.size(); ++i)
+            if (rank(i) == r)
+                order.push_back(i);
+    std::vector<uint32_t> newId(order.size());
+    std::vector<Mapping> mappings(order.size());
+    for (uint32_t n = 0; n < order.size(); ++n) {
+        newId[order[n]] = n;
+        mappings[n] = m_p.mappings[order[n]];
+        mappings[n].sourceId = n + 1;
+    }
+    m_p.mappings = std::move(mappings);
+    for (Location& loc : m_p.locations)
+        if (loc.mapping.valid() && loc.mapping.index() < newId.size())
+            loc.mapping = MappingId(newId[loc.mapping.index()]);
+    m_kernelMappings.clear(); // the ids changed
+    m_kernelMapping = MappingId();
+}
+
+std::string Reader::wallClockTimes()
+{
+    if (!m_clock.known || m_p.sampleTimestamps.empty())
+        return {};
+    int64_t first = INT64_MAX, last = INT64_MIN;
+    for (int64_t& t : m_p.sampleTimestamps) {
+        if (t == 0)
+            continue;
+        // Unsigned arithmetic wraps where signed would overflow on a hostile header.
+        t = int64_t(m_clock.wallNanos + (uint64_t(t) - m_clock.clockNanos));
+        first = std::min(first, t);
+        last = std::max(last, t);
+    }
+    if (first <= last) {
+        m_p.timeNanos = first;
+        m_p.durationNanos = int64_t(uint64_t(last) - uint64_t(first));
+    }
+    // The clock ids of clock_gettime(2).
+    static const char* const kNames[] = { "realtime", "monotonic", "process_cputime_id", "thread_cputime_id",
+        "monotonic_raw", "realtime_coarse", "monotonic_coarse", "boottime", "realtime_alarm", "boottime_alarm", nullptr,
+        "tai" };
+    const char* name = m_clock.clockid < std::size(kNames) ? kNames[m_clock.clockid] : nullptr;
+    return (name ? std::string(name) : "clock " + std::to_string(m_clock.clockid))
+        + "; sample times converted to wall-clock time (HEADER_CLOCK_DATA)";
 }
 
 // Kernel frames named, as perf report names them, from the symbol table perf kept in its build-ID

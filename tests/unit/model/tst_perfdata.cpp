@@ -9,12 +9,14 @@
 #include "model/io/perf/perfdata.h"
 #include "model/io/profileio.h"
 
+#include <QDateTime>
 #include <QDir>
 #include <QFile>
 #include <QObject>
 #include <QRegularExpression>
 #include <QScopeGuard>
 #include <QTemporaryDir>
+#include <QTimeZone>
 #include <QTest>
 
 #include <algorithm>
@@ -173,6 +175,81 @@ std::vector<uint8_t> sampleRecord(uint64_t ip, std::vector<uint64_t> chain, uint
     return r;
 }
 
+// `perf record --call-graph lbr` as Intel's LBR call-stack mode writes it (this VM has no
+// hardware PMU to record one): attribute cycles, sample_type IP|TID|TIME|CALLCHAIN|BRANCH_STACK,
+// branch_sample_type USER|CALL_STACK|HW_INDEX; an MMAP of prog at 0x400000; each sample's
+// callchain the user marker and its IP, its branch stack the calls still open, the most recent
+// first ({from: the call site, to: the callee}). Depths and addresses vary with the sample.
+std::vector<uint8_t> lbrRecording(const std::string& prog, size_t samples)
+{
+    constexpr uint32_t pid = 4242;
+    std::vector<uint8_t> records;
+    {
+        std::vector<uint8_t> r;
+        put(r, 1, 4); // MMAP
+        put(r, 2, 2);
+        put(r, 0, 2);
+        put(r, pid, 4);
+        put(r, pid, 4);
+        put(r, 0x400000, 8);
+        put(r, 0x10000, 8);
+        put(r, 0, 8);
+        r.insert(r.end(), prog.begin(), prog.end());
+        r.resize((r.size() + 8) / 8 * 8, 0);
+        set(r, 6, r.size(), 2);
+        records.insert(records.end(), r.begin(), r.end());
+    }
+    for (size_t k = 0; k < samples; ++k) {
+        const uint64_t ip = 0x401100 + k % 64;
+        const size_t depth = 1 + k % 7;
+        std::vector<uint8_t> r;
+        put(r, 9, 4); // SAMPLE
+        put(r, 2, 2); // user
+        put(r, 0, 2);
+        put(r, ip, 8);
+        put(r, pid, 4);
+        put(r, pid, 4);
+        put(r, 1000000 + k * 1000, 8); // time
+        put(r, 2, 8); // callchain: PERF_CONTEXT_USER, the IP
+        put(r, uint64_t(-512), 8);
+        put(r, ip, 8);
+        put(r, depth, 8); // branch stack: nr, hw_idx, entries
+        put(r, depth - 1, 8);
+        for (size_t d = 0; d < depth; ++d) {
+            put(r, 0x402000 + 0x100 * d + k % 5, 8); // from: a call site in the caller
+            put(r, 0x401100 + 0x100 * d, 8); // to: the callee's entry
+            put(r, 0, 8);
+        }
+        set(r, 6, r.size(), 2);
+        records.insert(records.end(), r.begin(), r.end());
+    }
+    constexpr uint64_t attrSize = 128, attrsOff = 104, attrsSize = attrSize + 16, dataOff = attrsOff + attrsSize;
+    std::vector<uint8_t> b;
+    put(b, 0x32454c4946524550ULL, 8);
+    put(b, 104, 8);
+    put(b, attrsSize, 8); // an attribute and its ids section
+    put(b, attrsOff, 8);
+    put(b, attrsSize, 8);
+    put(b, dataOff, 8);
+    put(b, records.size(), 8);
+    put(b, 0, 8);
+    put(b, 0, 8);
+    for (int i = 0; i < 4; ++i)
+        put(b, 0, 8);
+    const size_t attr = b.size();
+    b.resize(attr + attrSize, 0);
+    set(b, attr + 0, 0, 4); // hardware: cycles
+    set(b, attr + 4, attrSize, 4);
+    set(b, attr + 16, 4000, 8);
+    set(b, attr + 24, 1 | 2 | 4 | 32 | 2048, 8);
+    set(b, attr + 40, (1u << 5) | (1u << 6), 8); // exclude_kernel, exclude_hv
+    set(b, attr + 72, 1 | (1u << 11) | (1u << 17), 8);
+    put(b, 0, 8); // ids section: none
+    put(b, 0, 8);
+    b.insert(b.end(), records.begin(), records.end());
+    return b;
+}
+
 } // namespace
 
 class TestPerfData : public QObject {
@@ -264,6 +341,9 @@ private slots:
                 QCOMPARE(p->str(m.buildId).size(), size_t(40));
             }
         QVERIFY(progMapping);
+        // The program's mapping first (pprof readers take it for the main binary), the kernel's last.
+        QCOMPARE(QString::fromStdString(std::string(p->str(p->mappings.front().file))), m_prog);
+        QCOMPARE(p->str(p->mappings.back().file), std::string_view("[kernel.kallsyms]"));
 
         const QString out = m_dir.filePath("fp.pb.gz");
         const auto sym = runProcess(symflame::testing::symflameExecutable(), {"symbolize", file, "-o", out});
@@ -413,6 +493,83 @@ private slots:
         const QString after = info();
         QVERIFY2(after.contains(QRegularExpression(R"(symbolized .*\[kernel\.kallsyms\]\n.*\n\s+kernel: names from .*/00/112233445566778899aabbccddeeff00112233/kallsyms)")),
             qPrintable(after));
+    }
+
+    // `perf record -k mono` writes HEADER_CLOCK_DATA: one moment on both clocks. Sample times
+    // become wall-clock times, which perf script prints as its "tod" field.
+    void wallClockTimes()
+    {
+        const QString file = record("clock.data", {"-e", "cpu-clock", "-g", "-k", "mono"});
+        auto p = loadProfile(file.toStdString());
+        QVERIFY2(p, p ? "" : p.error().message.c_str());
+        QVERIFY2(std::string(p->attribute("perf.clock")).starts_with("monotonic;"), std::string(p->attribute("perf.clock")).c_str());
+        const QByteArray savedTz = qgetenv("TZ");
+        const bool hadTz = qEnvironmentVariableIsSet("TZ");
+        qputenv("TZ", "UTC");
+        const auto r = runProcess("perf", {"script", "-i", file, "-F", "tid,tod"});
+        if (hadTz)
+            qputenv("TZ", savedTz);
+        else
+            qunsetenv("TZ");
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        // "  1234 2026-12-06 13:26:59.141129"
+        static const QRegularExpression line(R"(^\s*(\d+)\s+(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d)\.(\d{6})\s*$)");
+        std::vector<std::pair<int64_t, int64_t>> theirs, mine; // tid, µs since the epoch
+        for (const QByteArray& raw : r.out.split('\n')) {
+            const auto m = line.match(QString::fromUtf8(raw));
+            if (!m.hasMatch())
+                continue;
+            QDateTime t = QDateTime::fromString(m.captured(2), "yyyy-MM-dd HH:mm:ss");
+            t.setTimeZone(QTimeZone::utc());
+            theirs.emplace_back(m.captured(1).toLongLong(), t.toSecsSinceEpoch() * 1000000 + m.captured(3).toLongLong());
+        }
+        for (size_t s = 0; s < p->sampleCount(); ++s)
+            mine.emplace_back(numLabel(*p, s, "tid"), p->sampleTimestamps.at(s) / 1000);
+        std::sort(theirs.begin(), theirs.end());
+        std::sort(mine.begin(), mine.end());
+        QVERIFY(theirs.size() > 100);
+        QCOMPARE(mine.size(), theirs.size());
+        for (size_t i = 0; i < mine.size(); ++i) {
+            QCOMPARE(mine[i].first, theirs[i].first);
+            QVERIFY2(std::abs(mine[i].second - theirs[i].second) <= 1,
+                qPrintable(QString("%1 against perf's %2").arg(mine[i].second).arg(theirs[i].second)));
+        }
+        // The profile's time is its first sample's, a moment of this test's run.
+        const auto [first, last] = std::minmax_element(p->sampleTimestamps.begin(), p->sampleTimestamps.end());
+        QCOMPARE(p->timeNanos, *first);
+        QCOMPARE(p->durationNanos, *last - *first);
+        const int64_t now = QDateTime::currentMSecsSinceEpoch() * 1000000;
+        QVERIFY(p->timeNanos < now && p->timeNanos > now - int64_t(600) * 1000000000);
+
+        // Without -k, times stay perf's clock and the profile has no wall-clock time.
+        auto plain = loadProfile(record("noclock.data", {"-e", "cpu-clock"}).toStdString());
+        QVERIFY(plain);
+        QVERIFY(plain->attribute("perf.clock").empty());
+        QCOMPARE(plain->timeNanos, int64_t(0));
+        QVERIFY(plain->sampleTimestamps.at(0) < p->timeNanos / 1000); // since boot, not since 1970
+    }
+
+    // LBR call stacks, read as perf script reads them: the callee's entry, then each open call's
+    // site (not the callchain's user IP).
+    void lbrCallStacks()
+    {
+        const QString file = m_dir.filePath("lbr.data");
+        const auto bytes = lbrRecording(m_prog.toStdString(), 150);
+        {
+            std::ofstream f(file.toStdString(), std::ios::binary);
+            f.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+        }
+        auto p = readPerfData(bytes);
+        QVERIFY2(p, p ? "" : p.error().message.c_str());
+        QCOMPARE(p->attribute("perf.call_graph"), std::string_view("lbr"));
+        QCOMPARE(p->sampleCount(), size_t(150));
+        compareWithPerfScript(file, *p);
+        // The leaf is the callee's entry (0x1100 in the file), whatever the IP was.
+        for (size_t s = 0; s < p->sampleCount(); ++s) {
+            const auto st = p->sampleStack(s);
+            QCOMPARE(st.size(), 2 + s % 7);
+            QCOMPARE(perfAddress(*p, p->locations[st[0].index()]), uint64_t(0x1100));
+        }
     }
 
     void severalEvents()
