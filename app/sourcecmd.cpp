@@ -62,7 +62,7 @@ symbolize::SourceBuild sourceBuildOf(
     if (build.debugFile.empty())
         build.debugFile = build.binary;
     const auto normalizer = symbolize::AddressNormalizer::create(
-        **elf, { m.start, m.limit, m.offset, m.has(model::Mapping::ElfAddresses) });
+        **elf, symbolize::mappingRangeOf(m, p.str(m.file)));
     build.address = normalizer ? normalizer->toElfAddress(loc.address) : loc.address;
     return build;
 }

@@ -255,6 +255,11 @@ bool isUnsymbolizableMappingName(std::string_view file)
     return base.starts_with("linux-vdso") || file.starts_with("/dev/dri/") || file.starts_with("//anon");
 }
 
+bool isKernelImageMappingName(std::string_view file)
+{
+    return file.starts_with("[kernel.kallsyms]");
+}
+
 void Profile::updateFrameStatuses()
 {
     for (Location& loc : locations) {

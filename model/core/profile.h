@@ -287,5 +287,8 @@ private:
 /// True for mappings that pprof's conventions call unsymbolizable: "[vdso]", "[vsyscall]",
 /// "[kernel.kallsyms]...", "linux-vdso...", "/dev/dri/...", "//anon...".
 bool isUnsymbolizableMappingName(std::string_view file);
+/// True for the kernel image as perf names it ("[kernel.kallsyms]", and "[kernel.kallsyms]_text"
+/// as its MMAP record spells it): no file of its own, but a vmlinux with its build ID names it.
+bool isKernelImageMappingName(std::string_view file);
 
 } // namespace symflame::model

@@ -372,19 +372,26 @@ bool DebugInfoLocator::tryPerfCachedVdso(LocateResult& r) const
     return true;
 }
 
-bool DebugInfoLocator::tryDebugFile(const std::string& path, const std::string& buildId, LocateResult& r) const
+ElfFilePtr DebugInfoLocator::openWithBuildId(const std::string& path, const std::string& buildId, LocateResult& r)
 {
     auto elf = ElfFile::open(path);
     if (!elf) {
         const model::Error& e = elf.error();
         r.tried.push_back(path + ": " + (e.code == ErrorCode::NotFound ? std::string("not found") : e.message));
-        return false;
+        return nullptr;
     }
-    const ElfFilePtr& f = *elf;
-    if (!matchesBuildId(*f, buildId)) {
-        r.tried.push_back(path + ": build ID mismatch (wanted " + buildId + ", found " + describeBuildId(*f) + ")");
-        return false;
+    if (!matchesBuildId(**elf, buildId)) {
+        r.tried.push_back(path + ": build ID mismatch (wanted " + buildId + ", found " + describeBuildId(**elf) + ")");
+        return nullptr;
     }
+    return *elf;
+}
+
+bool DebugInfoLocator::tryDebugFile(const std::string& path, const std::string& buildId, LocateResult& r) const
+{
+    const ElfFilePtr f = openWithBuildId(path, buildId, r);
+    if (!f)
+        return false;
     if (!f->contents().readableDwarf()) {
         r.tried.push_back(path
             + (f->contents().debugInfo ? ": its debug sections are compressed in a form that cannot be read"
@@ -524,7 +531,79 @@ bool DebugInfoLocator::useSupplementary(LocateResult& r, const std::string& c, b
 
 bool DebugInfoLocator::looksForCopy(std::string_view recordedPath, std::string_view buildId) const
 {
-    return recordedPath == "[vdso]" && !buildId.empty() && m_options.usePerfBuildIdCache;
+    if (buildId.empty())
+        return false;
+    return (recordedPath == "[vdso]" && m_options.usePerfBuildIdCache) || model::isKernelImageMappingName(recordedPath);
+}
+
+bool DebugInfoLocator::tryKernelImage(const std::string& path, DebugSource source, LocateResult& r) const
+{
+    const ElfFilePtr f = openWithBuildId(path, r.wantedBuildId, r);
+    if (!f)
+        return false;
+    const bool dwarf = f->contents().readableDwarf();
+    if (!dwarf && !f->contents().symtab) {
+        r.tried.push_back(path + ": neither debug info nor a symbol table in it");
+        return false;
+    }
+    r.status = LocateStatus::Found;
+    r.binary = f;
+    r.binaryPath = path;
+    r.symbols = f->contents().symtab ? f : ElfFilePtr();
+    r.symbolKind = SymbolTable::Kind::Static;
+    if (dwarf) {
+        r.dwarf = f;
+        r.dwarfPath = path;
+        r.source = source;
+    } else {
+        r.source = DebugSource::SymbolTable;
+    }
+    return true;
+}
+
+LocateResult DebugInfoLocator::locateKernelImage(std::string_view recordedPath, std::string_view buildId) const
+{
+    LocateResult r;
+    r.recordedPath = std::string(recordedPath);
+    r.wantedBuildId = normalizeBuildId(buildId);
+    const std::string& id = r.wantedBuildId;
+    if (!model::isHexBuildId(id)) {
+        r.status = LocateStatus::NotApplicable;
+        return r;
+    }
+    for (const std::string& d : m_debugDirs)
+        if (tryKernelImage(joinPath(d, ".build-id/" + id.substr(0, 2) + "/" + id.substr(2) + ".debug"),
+                DebugSource::BuildIdDirectory, r))
+            return r;
+    for (const Store& store : m_stores)
+        for (const char* name : { "debuginfo", "executable" }) {
+            const std::string p = storeEntry(store.dir, id, name);
+            if (p.empty())
+                continue;
+            if (tryKernelImage(p, store.clientCache ? DebugSource::ClientCache : DebugSource::BuildIdStore, r)) {
+                if (!store.clientCache)
+                    r.storeDir = store.dir;
+                r.binaryOrigin = store.clientCache ? "debuginfod client cache" : "build-id store " + store.dir;
+                r.binaryDownloaded = store.clientCache;
+                return r;
+            }
+        }
+    if (auto it = m_byBuildId.find(id); it != m_byBuildId.end())
+        for (const IndexedFile& f : it->second)
+            if (tryKernelImage(f.path, DebugSource::SearchDirectory, r))
+                return r;
+    r.tried.push_back("no vmlinux with build ID " + id + " in the debug directories"
+        + (m_stores.empty() ? std::string() : ", build-ID stores and debuginfod client cache")
+        + (m_options.searchDirs.empty() ? std::string() : " or search directories"));
+    return r;
+}
+
+LocateResult DebugInfoLocator::useKernelImage(const std::string& path, std::string_view buildId, DebugSource source) const
+{
+    LocateResult r;
+    r.wantedBuildId = normalizeBuildId(buildId);
+    tryKernelImage(path, source, r);
+    return r;
 }
 
 LocateResult DebugInfoLocator::locate(
@@ -537,6 +616,8 @@ LocateResult DebugInfoLocator::locate(
         r.wantedHtlHash = normalizeBuildId(htlHash);
     // The kernel's vDSO has no file, but perf record keeps a copy of it by build ID, as perf
     // report reads it; without one there is nothing to look for, as for other such mappings.
+    if (model::isKernelImageMappingName(recordedPath) && !r.wantedBuildId.empty())
+        return locateKernelImage(recordedPath, r.wantedBuildId);
     const bool vdso = looksForCopy(recordedPath, r.wantedBuildId);
     if (!vdso
         && ((recordedPath.empty() && r.wantedBuildId.empty() && r.wantedHtlHash.empty())

@@ -141,8 +141,19 @@ public:
     LocateResult locate(std::string_view recordedPath, std::string_view buildId, std::string_view htlHash = {}) const;
     /// True for a mapping with no file of its own (model::isUnsymbolizableMappingName) that
     /// locate() still looks for: a [vdso] with a build ID, in perf's build-ID cache, when
-    /// usePerfBuildIdCache is set. The symbolization pass looks such mappings up like others.
+    /// usePerfBuildIdCache is set; the kernel image ("[kernel.kallsyms]") with a build ID, as a
+    /// vmlinux (see locateKernelImage). The symbolization pass looks such mappings up like others.
     bool looksForCopy(std::string_view recordedPath, std::string_view buildId) const;
+    /// The kernel image with that build ID, as perf report finds a vmlinux by build ID:
+    /// <debugdir>/.build-id/ab/cdef....debug for each debug directory (where distributions'
+    /// kernel debug packages link their vmlinux), <store>/<id>/debuginfo and /executable in the
+    /// build-ID stores and the debuginfod client cache, then a file with that build ID in a
+    /// search directory. A debug-only vmlinux (objcopy --only-keep-debug) serves as well: only its
+    /// DWARF or symbol table is read. Its DWARF when it has any, else its symbol table.
+    LocateResult locateKernelImage(std::string_view recordedPath, std::string_view buildId) const;
+    /// The kernel image from the file at path (one a debuginfod server sent): Found when it has
+    /// the build ID and DWARF or a symbol table; else why not in tried.
+    LocateResult useKernelImage(const std::string& path, std::string_view buildId, DebugSource source) const;
 
     /// Finds the dwz supplementary file of r.dwarf when it has a .gnu_debugaltlink (sets
     /// supplementary, supplementaryPath or supplementaryProblem, appends to tried). locate()
@@ -167,7 +178,11 @@ private:
     bool tryBinary(const std::string& path, LocateResult& r) const;
     /// A [vdso] mapping: the copy perf record kept in its build-ID cache.
     bool tryPerfCachedVdso(LocateResult& r) const;
+    /// The ELF file at path when it has that build ID; else null, and why in r.tried.
+    static ElfFilePtr openWithBuildId(const std::string& path, const std::string& buildId, LocateResult& r);
     bool tryDebugFile(const std::string& path, const std::string& buildId, LocateResult& r) const;
+    /// A vmlinux for r.wantedBuildId at path: sets binary, dwarf or symbols and source.
+    bool tryKernelImage(const std::string& path, DebugSource source, LocateResult& r) const;
     bool tryDebugLink(LocateResult& r, const std::string& buildId) const;
     /// <dir>/<id>/<name> when it exists and is not a cached miss (an empty file).
     static std::string storeEntry(const std::string& dir, const std::string& id, const char* name);

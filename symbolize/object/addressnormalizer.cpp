@@ -1,5 +1,9 @@
 #include "symbolize/object/addressnormalizer.h"
 
+#include "symbolize/object/symboltable.h"
+
+#include <optional>
+
 namespace symflame::symbolize {
 
 using model::ErrorCode;
@@ -9,14 +13,34 @@ namespace {
 constexpr uint64_t kPage = 4096;
 }
 
+MappingRange mappingRangeOf(const model::Mapping& m, std::string_view file)
+{
+    return MappingRange { m.start, m.limit, m.offset, m.has(model::Mapping::ElfAddresses),
+        model::isKernelImageMappingName(file) };
+}
+
 model::Result<AddressNormalizer> AddressNormalizer::create(const ElfFile& elf, const MappingRange& m)
 {
     AddressNormalizer n;
     n.m_start = m.start;
     n.m_offset = m.offset;
-    if (m.elfAddresses || (m.start == 0 && m.offset == 0 && (m.limit == 0 || m.limit == ~uint64_t(0)))) {
+    if (m.elfAddresses || (m.start == 0 && m.offset == 0 && (m.limit == 0 || m.limit == ~uint64_t(0)))
+        || (m.kernelImage && m.offset == 0)) {
         n.m_start = 0;
         n.m_offset = 0;
+        return n;
+    }
+    if (m.kernelImage) {
+        // perf relocates the vmlinux's symbols by where its reference symbol ran (KASLR).
+        std::optional<uint64_t> text = SymbolTable::addressOf(elf, "_text");
+        if (!text)
+            text = SymbolTable::addressOf(elf, "_stext");
+        if (!text)
+            return makeError(ErrorCode::Unsupported,
+                "the kernel image has no _text or _stext symbol to place it where it ran", elf.path());
+        n.m_start = 0;
+        n.m_offset = 0;
+        n.m_base = m.offset - *text;
         return n;
     }
 

@@ -3,10 +3,12 @@
 // PT_LOAD (p_offset, p_vaddr) holding the address: x -> x - start + off - p_offset + p_vaddr.
 #pragma once
 
+#include "model/core/profile.h"
 #include "model/core/result.h"
 #include "symbolize/object/elffile.h"
 
 #include <cstdint>
+#include <string_view>
 #include <vector>
 
 namespace symflame::symbolize {
@@ -17,7 +19,13 @@ struct MappingRange {
     uint64_t offset = 0;
     /// The profile's addresses already are ELF virtual addresses (OTLP from the eBPF profiler).
     bool elfAddresses = false;
+    /// The kernel image, as perf records it: offset is the runtime address of its reference
+    /// symbol _text (perf's kernel MMAP pgoff), which KASLR moves; 0 when not recorded.
+    bool kernelImage = false;
 };
+
+/// The range of a profile mapping whose file is file (the kernel image by its name).
+MappingRange mappingRangeOf(const model::Mapping& m, std::string_view file);
 
 class AddressNormalizer {
 public:
@@ -26,7 +34,9 @@ public:
     ///  - ET_EXEC, ET_DYN: the PT_LOADs (with file bytes) overlapping the mapping in file-offset
     ///    space; with several, each address uses the one holding its file offset; with none,
     ///    ET_DYN uses base = start - offset and ET_EXEC base 0;
-    ///  - ET_REL (kernel modules): base = start.
+    ///  - ET_REL (kernel modules): base = start;
+    ///  - the kernel image (a vmlinux): base = offset - the vmlinux's _text (or _stext), as
+    ///    perf relocates it; without a recorded offset, addresses already are file addresses.
     /// Errors (Unsupported) for other ELF types.
     static model::Result<AddressNormalizer> create(const ElfFile& elf, const MappingRange& mapping);
     /// An identity normalizer (addresses that already are ELF virtual addresses).

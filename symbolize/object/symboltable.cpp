@@ -29,7 +29,50 @@ bool isMappingSymbol(uint16_t machine, std::string_view name)
     }
 }
 
+struct RawSymbol {
+    uint32_t nameOff;
+    uint8_t info;
+    uint16_t shndx;
+    uint64_t value, size;
+};
+
+// The symbol table entry at p (24 bytes in ELF64, 16 in ELF32).
+RawSymbol readRaw(const ElfFile& elf, const uint8_t* p)
+{
+    if (elf.is64())
+        return RawSymbol { elf.read32(p), p[4], elf.read16(p + 6), elf.read64(p + 8), elf.read64(p + 16) };
+    return RawSymbol { elf.read32(p), p[12], elf.read16(p + 14), elf.read32(p + 4), elf.read32(p + 8) };
+}
+
+std::string_view nameAt(std::span<const uint8_t> strtab, uint32_t off)
+{
+    if (off >= strtab.size())
+        return {};
+    const char* s = reinterpret_cast<const char*>(strtab.data() + off);
+    const void* nul = std::memchr(s, 0, strtab.size() - off);
+    return std::string_view(s, nul ? static_cast<const char*>(nul) - s : strtab.size() - off);
+}
+
 } // namespace
+
+std::optional<uint64_t> SymbolTable::addressOf(const ElfFile& elf, std::string_view name)
+{
+    const auto& sections = elf.sections();
+    const uint64_t entSize = elf.is64() ? 24 : 16;
+    for (const ElfSection& sec : sections) {
+        if (sec.type != elf::SHT_SYMTAB || !sec.hasData() || sec.link >= sections.size()
+            || !sections[sec.link].hasData())
+            continue;
+        const auto strtab = elf.sectionData(sections[sec.link]);
+        const auto data = elf.sectionData(sec);
+        for (uint64_t off = entSize; off + entSize <= data.size(); off += entSize) {
+            const RawSymbol r = readRaw(elf, data.data() + off);
+            if (r.shndx != elf::SHN_UNDEF && nameAt(strtab, r.nameOff) == name)
+                return r.value;
+        }
+    }
+    return std::nullopt;
+}
 
 Result<SymbolTable> SymbolTable::load(const ElfFilePtr& elf, Kind kind)
 {
@@ -73,30 +116,9 @@ Result<SymbolTable> SymbolTable::load(const ElfFilePtr& elf, Kind kind)
     t.m_symbols.reserve(static_cast<size_t>(count));
     for (uint64_t i = 1; i < count; ++i) {
         const uint8_t* p = data.data() + i * entSize;
-        uint32_t nameOff;
-        uint8_t info;
-        uint16_t shndx;
-        uint64_t value, size;
-        if (elf->is64()) {
-            nameOff = elf->read32(p);
-            info = p[4];
-            shndx = elf->read16(p + 6);
-            value = elf->read64(p + 8);
-            size = elf->read64(p + 16);
-        } else {
-            nameOff = elf->read32(p);
-            value = elf->read32(p + 4);
-            size = elf->read32(p + 8);
-            info = p[12];
-            shndx = elf->read16(p + 14);
-        }
+        auto [nameOff, info, shndx, value, size] = readRaw(*elf, p);
         const uint8_t type = info & 0xf, bind = info >> 4;
-        std::string_view name;
-        if (nameOff < strtab.size()) {
-            const char* s = reinterpret_cast<const char*>(strtab.data() + nameOff);
-            const void* nul = std::memchr(s, 0, strtab.size() - nameOff);
-            name = std::string_view(s, nul ? static_cast<const char*>(nul) - s : strtab.size() - nameOff);
-        }
+        const std::string_view name = nameAt(strtab, nameOff);
         // Undefined, absolute, common and extended-index symbols have no section here.
         if (shndx == elf::SHN_UNDEF || shndx >= elf::SHN_LORESERVE || shndx >= sections.size()) {
             if (type == elf::STT_FILE)

@@ -9,6 +9,7 @@
 #include "symbolize/object/elffile.h"
 
 #include <cstdint>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -30,6 +31,10 @@ public:
     /// Reads the table of the given kind; an empty table when the file has none. Errors when the
     /// section or its string table is malformed.
     static model::Result<SymbolTable> load(const ElfFilePtr& elf, Kind kind);
+
+    /// The value of the first defined symbol of .symtab named name, of any type; nullopt when
+    /// there is none (aliases are kept here, unlike in a loaded table).
+    static std::optional<uint64_t> addressOf(const ElfFile& elf, std::string_view name);
 
     bool empty() const { return m_symbols.empty(); }
     size_t size() const { return m_symbols.size(); }

@@ -143,8 +143,19 @@ std::vector<BinaryRow> triageBinaries(const model::Profile& p, const SymbolizeRe
         const MappingReport* looked = report && row.mappings.front().index() < report->mappings.size()
             ? &report->mappings[row.mappings.front().index()]
             : nullptr;
+        // A perf recording's kernel frames: the reader named them from a kallsyms, else the pass
+        // looked for a vmlinux by build ID (below, as any binary), else the reader says why not.
+        const bool kernel = model::isKernelImageMappingName(row.path);
+        const std::string_view kernelWhy = kernel ? p.attribute("perf.kernel_symbols") : std::string_view();
+        if (kernel) {
+            if (const std::string_view from = p.attribute("perf.kernel_symbols_from"); !from.empty()) {
+                row.state = BinaryState::Symbolized;
+                row.detail = "kernel: names from " + std::string(from);
+                continue;
+            }
+        }
         // A mapping with no file is not applicable unless the pass found a copy of it (a [vdso]
-        // in perf's build-ID cache) or says why not.
+        // in perf's build-ID cache, a vmlinux) or says why not.
         const bool notApplicable = (row.path.empty() && row.buildId.empty())
             || (model::isUnsymbolizableMappingName(row.path) && (!looked || looked->status == LocateStatus::NotApplicable));
         if (notApplicable) {
@@ -152,15 +163,8 @@ std::vector<BinaryRow> triageBinaries(const model::Profile& p, const SymbolizeRe
             row.detail = row.path.empty() ? "anonymous mapping" : "kernel, vdso or another mapping with no file";
             if (looked && !looked->tried.empty()) // a copy looked for and not found
                 row.detail = looked->summary;
-            // A perf recording's kernel frames: the reader named them from a kallsyms, or says why not.
-            if (row.path.starts_with("[kernel.kallsyms]")) {
-                if (const std::string_view from = p.attribute("perf.kernel_symbols_from"); !from.empty()) {
-                    row.state = BinaryState::Symbolized;
-                    row.detail = "kernel: names from " + std::string(from);
-                } else if (const std::string_view why = p.attribute("perf.kernel_symbols"); !why.empty()) {
-                    row.detail = std::string(why);
-                }
-            }
+            if (!kernelWhy.empty())
+                row.detail = std::string(kernelWhy);
             continue;
         }
         if (looked) {
@@ -172,6 +176,12 @@ std::vector<BinaryRow> triageBinaries(const model::Profile& p, const SymbolizeRe
                 row.detail += "; " + std::to_string(outside) + (outside == 1 ? " address lies" : " addresses lie")
                     + " outside every function it knows (padding between functions) and "
                     + (outside == 1 ? "keeps its" : "keep their") + " address";
+            }
+            if (kernel && m.status == LocateStatus::NotFound && !kernelWhy.empty()) {
+                row.detail = std::string(kernelWhy) + "; vmlinux not found (tried ";
+                for (size_t i = 0; i < m.tried.size(); ++i)
+                    row.detail += (i ? "; " : "") + m.tried[i];
+                row.detail += ")";
             }
             if (!m.debuginfod.empty()) // once: the panel and `info` show detail, not debuginfod
                 row.detail += " [" + m.debuginfod + "]";

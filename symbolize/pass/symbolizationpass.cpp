@@ -206,8 +206,30 @@ void fetchForJob(const Job& job, const DebugInfoLocator& locator, DebuginfodClie
         fetchSupplementary(client, supplementaries, cancel, r, progress);
         return;
     }
-    if (r.located.status == LocateStatus::NotFound || r.located.status == LocateStatus::BuildIdMismatch
-        || r.located.status == LocateStatus::InvalidFile) {
+    const bool missing = r.located.status == LocateStatus::NotFound || r.located.status == LocateStatus::BuildIdMismatch
+        || r.located.status == LocateStatus::InvalidFile;
+    if (missing && model::isKernelImageMappingName(job.path)) {
+        // A vmlinux: servers index it as debuginfo (it holds the kernel's DWARF), some as an
+        // executable too; either names the kernel's frames.
+        for (const FetchKind kind : { FetchKind::Debuginfo, FetchKind::Executable }) {
+            const FetchResult f = client.fetch(job.buildId, kind, &cancel, progress);
+            note(kind, f);
+            if (f.status != FetchStatus::Found)
+                continue;
+            LocateResult fetched = locator.useKernelImage(f.path, job.buildId, DebugSource::Debuginfod);
+            if (fetched.status != LocateStatus::Found) {
+                r.debuginfod += " (" + (fetched.tried.empty() ? std::string("refused") : fetched.tried.back()) + ")";
+                continue;
+            }
+            fetched.recordedPath = r.located.recordedPath;
+            fetched.binaryDownloaded = true;
+            fetched.tried.insert(fetched.tried.begin(), r.located.tried.begin(), r.located.tried.end());
+            r.located = std::move(fetched);
+            return;
+        }
+        return;
+    }
+    if (missing) {
         const FetchResult f = client.fetch(job.buildId, FetchKind::Executable, &cancel, progress);
         note(FetchKind::Executable, f);
         if (f.status != FetchStatus::Found)
@@ -658,8 +680,7 @@ Result<SymbolizeReport> SymbolizationPass::run(Profile& p, model::Progress* prog
                 Job& j = jobs[it->second];
                 rangeOf[m] = { it->second, static_cast<uint32_t>(j.mappings.size()) };
                 j.mappings.push_back(static_cast<uint32_t>(m));
-                j.ranges.push_back(
-                    MappingRange { mp.start, mp.limit, mp.offset, mp.has(model::Mapping::ElfAddresses) });
+                j.ranges.push_back(mappingRangeOf(mp, j.path));
             }
             jobs[rangeOf[m].first].items.push_back(
                 Item { static_cast<uint32_t>(i), rangeOf[m].second, lookupAddress[i] });

@@ -396,10 +396,7 @@ private slots:
         const auto bytes = readFileBytes(file);
         auto plain = readPerfData(bytes);
         QVERIFY2(plain, plain ? "" : plain.error().message.c_str());
-        std::string kernelId;
-        for (const Mapping& m : plain->mappings)
-            if (plain->str(m.file) == "[kernel.kallsyms]")
-                kernelId = std::string(plain->str(m.buildId));
+        const std::string kernelId = symflame::testing::kernelBuildId(*plain);
         QCOMPARE(kernelId.size(), size_t(40));
         const PerfScript perf = perfScript(file);
         // Every kernel frame perf named, with our name for it; how many there were.
@@ -454,14 +451,8 @@ private slots:
         QVERIFY(std::string(cached->attribute("perf.kernel_symbols_from")).ends_with("/kallsyms"));
 
         // The same recording as if another kernel had made it: its build ID changed in the file.
-        const QByteArray rawId = QByteArray::fromHex(QByteArray::fromStdString(kernelId));
-        const QByteArray otherId = QByteArray::fromHex("00112233445566778899aabbccddeeff00112233");
-        const std::vector<uint8_t> raw(rawId.begin(), rawId.end()), other(otherId.begin(), otherId.end());
         std::vector<uint8_t> moved = bytes;
-        size_t replaced = 0;
-        for (auto it = moved.begin(); (it = std::search(it, moved.end(), raw.begin(), raw.end())) != moved.end(); ++replaced)
-            it = std::copy(other.begin(), other.end(), it);
-        QVERIFY(replaced >= 1);
+        QVERIFY(symflame::testing::replaceBuildId(moved, kernelId, "00112233445566778899aabbccddeeff00112233") >= 1);
         auto elsewhere = readPerfData(moved);
         QVERIFY(elsewhere);
         QCOMPARE(kernelNames(*elsewhere, "").first, compared);
@@ -482,7 +473,7 @@ private slots:
         };
         const QString before = info();
         QVERIFY2(before.contains(QRegularExpression(
-                     R"(not applicable .*\[kernel\.kallsyms\]\n.*\n\s+kernel frames left as addresses: perf's build-ID cache)")),
+                     R"(binary not found .*\[kernel\.kallsyms\]\n.*\n\s+kernel frames left as addresses: perf's build-ID cache.*; vmlinux not found \(tried )")),
             qPrintable(before));
 
         putKallsyms("00112233445566778899aabbccddeeff00112233", "");
