@@ -129,6 +129,14 @@ const char* debugSourceName(DebugSource s)
     return "?";
 }
 
+std::string triedText(const std::vector<std::string>& tried)
+{
+    std::string s;
+    for (size_t i = 0; i < tried.size(); ++i)
+        s += (i ? "; " : "") + tried[i];
+    return s;
+}
+
 std::string LocateResult::summary() const
 {
     switch (status) {
@@ -141,12 +149,8 @@ std::string LocateResult::summary() const
     case LocateStatus::NotFound:
     case LocateStatus::InvalidFile: {
         std::string s = locateStatusName(status);
-        if (!tried.empty()) {
-            s += " (tried ";
-            for (size_t i = 0; i < tried.size(); ++i)
-                s += (i ? "; " : "") + tried[i];
-            s += ")";
-        }
+        if (!tried.empty())
+            s += " (tried " + triedText(tried) + ")";
         return s;
     }
     case LocateStatus::Found:
@@ -614,10 +618,11 @@ LocateResult DebugInfoLocator::locate(
     r.wantedBuildId = normalizeBuildId(buildIdIn);
     if (r.wantedBuildId.empty())
         r.wantedHtlHash = normalizeBuildId(htlHash);
-    // The kernel's vDSO has no file, but perf record keeps a copy of it by build ID, as perf
-    // report reads it; without one there is nothing to look for, as for other such mappings.
+    // The kernel image has no file either, but a vmlinux with its build ID names it.
     if (model::isKernelImageMappingName(recordedPath) && !r.wantedBuildId.empty())
         return locateKernelImage(recordedPath, r.wantedBuildId);
+    // The kernel's vDSO has no file, but perf record keeps a copy of it by build ID, as perf
+    // report reads it; without one there is nothing to look for, as for other such mappings.
     const bool vdso = looksForCopy(recordedPath, r.wantedBuildId);
     if (!vdso
         && ((recordedPath.empty() && r.wantedBuildId.empty() && r.wantedHtlHash.empty())

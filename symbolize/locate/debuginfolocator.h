@@ -126,6 +126,9 @@ struct LocateResult {
     std::string summary() const;
 };
 
+/// A LocateResult's (or MappingReport's) tried, joined by "; ", as summary() lists them.
+std::string triedText(const std::vector<std::string>& tried);
+
 class DebugInfoLocator {
 public:
     explicit DebugInfoLocator(LocatorOptions options = {});

@@ -147,12 +147,11 @@ std::vector<BinaryRow> triageBinaries(const model::Profile& p, const SymbolizeRe
         // looked for a vmlinux by build ID (below, as any binary), else the reader says why not.
         const bool kernel = model::isKernelImageMappingName(row.path);
         const std::string_view kernelWhy = kernel ? p.attribute("perf.kernel_symbols") : std::string_view();
-        if (kernel) {
-            if (const std::string_view from = p.attribute("perf.kernel_symbols_from"); !from.empty()) {
-                row.state = BinaryState::Symbolized;
-                row.detail = "kernel: names from " + std::string(from);
-                continue;
-            }
+        const std::string_view kernelFrom = kernel ? p.attribute("perf.kernel_symbols_from") : std::string_view();
+        if (!kernelFrom.empty()) {
+            row.state = BinaryState::Symbolized;
+            row.detail = "kernel: names from " + std::string(kernelFrom);
+            continue;
         }
         // A mapping with no file is not applicable unless the pass found a copy of it (a [vdso]
         // in perf's build-ID cache, a vmlinux) or says why not.
@@ -177,12 +176,8 @@ std::vector<BinaryRow> triageBinaries(const model::Profile& p, const SymbolizeRe
                     + " outside every function it knows (padding between functions) and "
                     + (outside == 1 ? "keeps its" : "keep their") + " address";
             }
-            if (kernel && m.status == LocateStatus::NotFound && !kernelWhy.empty()) {
-                row.detail = std::string(kernelWhy) + "; vmlinux not found (tried ";
-                for (size_t i = 0; i < m.tried.size(); ++i)
-                    row.detail += (i ? "; " : "") + m.tried[i];
-                row.detail += ")";
-            }
+            if (kernel && m.status == LocateStatus::NotFound && !kernelWhy.empty())
+                row.detail = std::string(kernelWhy) + "; vmlinux not found (tried " + triedText(m.tried) + ")";
             if (!m.debuginfod.empty()) // once: the panel and `info` show detail, not debuginfod
                 row.detail += " [" + m.debuginfod + "]";
             row.tried = m.tried;

@@ -84,6 +84,13 @@ LocatorOptions withClientCache(LocatorOptions o, const DebuginfodOptions& d)
     return o;
 }
 
+// Whether the local search found no usable file: one a server may send instead.
+bool isMissing(const LocateResult& r)
+{
+    return r.status == LocateStatus::NotFound || r.status == LocateStatus::BuildIdMismatch
+        || r.status == LocateStatus::InvalidFile;
+}
+
 // Whether a located binary lacks the DWARF a server may have.
 bool wantsDebuginfo(const LocateResult& r)
 {
@@ -206,8 +213,7 @@ void fetchForJob(const Job& job, const DebugInfoLocator& locator, DebuginfodClie
         fetchSupplementary(client, supplementaries, cancel, r, progress);
         return;
     }
-    const bool missing = r.located.status == LocateStatus::NotFound || r.located.status == LocateStatus::BuildIdMismatch
-        || r.located.status == LocateStatus::InvalidFile;
+    const bool missing = isMissing(r.located);
     if (missing && model::isKernelImageMappingName(job.path)) {
         // A vmlinux: servers index it as debuginfo (it holds the kernel's DWARF), some as an
         // executable too; either names the kernel's frames.
@@ -277,9 +283,7 @@ model::Status fetchMissing(const std::vector<Job>& jobs, std::vector<JobResult>&
     std::vector<size_t> order;
     for (size_t j = 0; j < jobs.size(); ++j) {
         const LocateResult& r = results[j].located;
-        const bool missing = r.status == LocateStatus::NotFound || r.status == LocateStatus::BuildIdMismatch
-            || r.status == LocateStatus::InvalidFile;
-        if ((!jobs[j].buildId.empty() && (missing || wantsDebuginfo(r))) || wantsSupplementary(r))
+        if ((!jobs[j].buildId.empty() && (isMissing(r) || wantsDebuginfo(r))) || wantsSupplementary(r))
             order.push_back(j);
     }
     if (order.empty())
