@@ -482,7 +482,13 @@ private slots:
                     theirNames.push_back(f.symbol);
             if (theirNames.empty())
                 continue;
-            QCOMPARE(it->second, theirNames);
+            const auto joined = [](const std::vector<std::string>& names) {
+                std::string s;
+                for (const std::string& n : names)
+                    s += (s.empty() ? "" : ", ") + n;
+                return s;
+            };
+            QVERIFY2(it->second == theirNames, ("ours: " + joined(it->second) + "; perf's: " + joined(theirNames)).c_str());
             namedFrames += std::count_if(theirNames.begin(), theirNames.end(), [](const std::string& n) { return n != "[unknown]"; });
             ++samplesCompared;
         }
