@@ -1,7 +1,7 @@
 // Fuzz harness: the perf.data reader (header, attributes, feature sections, records in file and
 // pipe mode), and the call tree of what it reads. An unwinder that reads every register and
 // every byte of each `--call-graph dwarf` request (and returns a few of them as frames) makes
-// the sanitizers check the spans the reader hands out; the real unwinder (libdwfl) is not
+// the sanitizers check the spans the reader hands out, on the reader's thread and a worker's; the real unwinder (libdwfl) is not
 // linked here: it reads binaries from the file system.
 #include "model/analysis/calltree.h"
 #include "model/io/perf/perfdata.h"
@@ -12,8 +12,9 @@ namespace {
 
 class ReadingUnwinder final : public PerfStackUnwinder {
 public:
-    std::vector<uint64_t> unwind(const PerfUnwindRequest& r) override
+    void unwind(const PerfUnwindRequest& r, std::vector<uint64_t>& frames) override
     {
+        frames.clear();
         uint64_t sum = 0;
         for (uint64_t v : r.regs)
             sum += v;
@@ -22,12 +23,10 @@ public:
         for (const PerfMapping& m : r.mappings)
             sum += m.start + m.limit + m.file.size();
         uint64_t ip = 0;
-        std::vector<uint64_t> frames;
         if (r.reg(kPerfRegIp, ip))
             frames.push_back(ip);
         if (sum & 1)
             frames.push_back(sum);
-        return frames;
     }
 };
 
@@ -35,8 +34,9 @@ public:
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 {
-    ReadingUnwinder unwinder;
-    auto profile = readPerfData(std::span(data, size), nullptr, &unwinder);
+    // Two threads, as on a machine with two cores: the reader hands batches to a worker.
+    const PerfStackUnwinderFactory unwinders = [] { return std::make_unique<ReadingUnwinder>(); };
+    auto profile = readPerfData(std::span(data, size), nullptr, unwinders, 2);
     if (!profile)
         return 0;
     const SymbolTable symbols = SymbolTable::build(*profile);

@@ -261,12 +261,10 @@ Result<Profile> loadFrom(
         return profile;
     }
     case ProfileFormat::PerfData: {
-        std::unique_ptr<PerfStackUnwinder> unwinder;
-        if (options.perfUnwinder)
-            unwinder = options.perfUnwinder();
         if (progress)
-            progress->setStage(unwinder ? "reading perf.data, unwinding stacks" : "reading perf.data");
-        auto profile = readPerfData(raw, nullptr, unwinder.get());
+            progress->setStage(options.perfUnwinder ? "reading perf.data, unwinding stacks" : "reading perf.data");
+        auto profile = options.perfUnwinder ? readPerfData(raw, nullptr, options.perfUnwinder, options.perfUnwindThreads)
+                                            : readPerfData(raw);
         if (!profile)
             return profile.error().withPath(path);
         return profile;

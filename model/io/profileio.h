@@ -39,6 +39,9 @@ struct LoadOptions {
     /// perf.data recorded with `--call-graph dwarf`: makes the unwinder of its user stacks
     /// (symbolize's libdwfl one in the CLI and the viewer); none: perf's callchains as recorded.
     PerfStackUnwinderFactory perfUnwinder;
+    /// Threads that unwind them, each with an unwinder perfUnwinder makes (0: one per core, at
+    /// most 4).
+    unsigned perfUnwindThreads = 0;
 };
 
 /// Guesses the format from the first bytes (after gunzip or unzstd when compressed).

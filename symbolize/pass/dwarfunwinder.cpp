@@ -104,7 +104,7 @@ public:
                 dwfl_end(p.dwfl);
     }
 
-    std::vector<uint64_t> unwind(const model::PerfUnwindRequest& request) override;
+    void unwind(const model::PerfUnwindRequest& request, std::vector<uint64_t>& frames) override;
 
 private:
     struct Placed {
@@ -137,7 +137,7 @@ private:
     std::map<std::pair<std::string, std::string>, LocalBinary> m_binaries; // (recorded path, build ID)
     const model::PerfUnwindRequest* m_request = nullptr; // the sample being unwound
     uint64_t m_sp = 0;
-    std::vector<uint64_t> m_ips;
+    std::vector<uint64_t>* m_ips = nullptr; // the frames of the sample being unwound
 
     static constexpr Dwfl_Callbacks kCallbacks = {
         nullptr, // find_elf: every module is reported with its file
@@ -242,25 +242,26 @@ bool DwarfUnwinder::report(ProcessState& p, const model::PerfUnwindRequest& requ
     return p.attached;
 }
 
-std::vector<uint64_t> DwarfUnwinder::unwind(const model::PerfUnwindRequest& request)
+void DwarfUnwinder::unwind(const model::PerfUnwindRequest& request, std::vector<uint64_t>& frames)
 {
-    m_ips.clear();
+    frames.clear();
     uint64_t ip = 0, sp = 0;
     if (request.abi != model::PerfRegsAbi::Abi64 || !request.reg(model::kPerfRegIp, ip)
         || !request.reg(model::kPerfRegSp, sp) || request.stack.empty())
-        return {};
+        return;
     ProcessState& p = m_processes[request.pid];
     if (p.generation != request.mappingsGeneration) // the reader's generations start at 1
         report(p, request);
     if (!p.attached)
-        return {};
+        return;
     m_request = &request;
+    m_ips = &frames;
     m_sp = sp;
     // The tid libdwfl is asked for is the process's (one state per Dwfl): each call unwinds
     // the sample at hand, whichever thread it is from.
     dwfl_getthread_frames(p.dwfl, pid_t(request.pid ? request.pid : 1), &DwarfUnwinder::onFrame, this);
     m_request = nullptr;
-    return std::move(m_ips);
+    m_ips = nullptr;
 }
 
 bool DwarfUnwinder::readMemory(Dwfl* dwfl, uint64_t addr, uint64_t& value) const
@@ -330,15 +331,29 @@ bool DwarfUnwinder::setInitialRegisters(Dwfl_Thread* thread, void* threadArg)
     if (!self || !self->m_request)
         return false;
     // Registers the sample has, in DWARF numbering; those it lacks stay undefined (a frame
-    // that needs one ends the unwinding).
-    for (int dwarf = 0; dwarf <= kDwarfRip; ++dwarf) {
-        uint64_t v = 0;
-        if (!self->m_request->reg(kDwarfToPerfX86[dwarf], v))
-            continue;
-        const Dwarf_Word w = v;
-        if (!dwfl_thread_state_registers(thread, dwarf, 1, &w))
-            return false;
+    // that needs one ends the unwinding). The sample's values are in the order of the mask's
+    // bits.
+    const model::PerfUnwindRequest& r = *self->m_request;
+    uint64_t byPerf[64];
+    uint64_t have = 0;
+    size_t k = 0;
+    for (uint64_t m = r.regsMask; m && k < r.regs.size(); m &= m - 1) {
+        const unsigned bit = unsigned(__builtin_ctzll(m));
+        byPerf[bit] = r.regs[k++];
+        have |= uint64_t(1) << bit;
     }
+    Dwarf_Word values[kDwarfRip + 1];
+    bool all = true;
+    for (int dwarf = 0; dwarf <= kDwarfRip; ++dwarf) {
+        const unsigned perf = kDwarfToPerfX86[dwarf];
+        all = all && (have >> perf & 1);
+        values[dwarf] = (have >> perf & 1) ? byPerf[perf] : 0;
+    }
+    if (all) // the usual case: one call for the lot
+        return dwfl_thread_state_registers(thread, 0, kDwarfRip + 1, values);
+    for (int dwarf = 0; dwarf <= kDwarfRip; ++dwarf)
+        if ((have >> kDwarfToPerfX86[dwarf] & 1) && !dwfl_thread_state_registers(thread, dwarf, 1, &values[dwarf]))
+            return false;
     return true;
 }
 
@@ -361,8 +376,8 @@ int DwarfUnwinder::onFrame(Dwfl_Frame* frame, void* arg)
     Dwarf_Addr pc = 0;
     if (!dwfl_frame_pc(frame, &pc, nullptr) || pc == 0)
         return DWARF_CB_ABORT;
-    self->m_ips.push_back(pc);
-    return self->m_ips.size() < kMaxFrames ? DWARF_CB_OK : DWARF_CB_ABORT;
+    self->m_ips->push_back(pc);
+    return self->m_ips->size() < kMaxFrames ? DWARF_CB_OK : DWARF_CB_ABORT;
 }
 
 } // namespace

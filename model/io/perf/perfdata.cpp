@@ -6,8 +6,10 @@
 
 #include "model/core/hex.h"
 #include "model/io/perf/perfbuildidcache.h"
+#include "model/io/perf/unwindpool.h"
 
 #include <algorithm>
+#include <bit>
 #include <charconv>
 #include <cstring>
 #include <fstream>
@@ -101,6 +103,20 @@ Error bad(ErrorCode code, const std::string& what)
     return makeError(code, "perf.data: " + what);
 }
 
+// A little-endian T at p (one load on a little-endian machine).
+template <typename T>
+T loadLe(const uint8_t* p)
+{
+    T v = 0;
+    if constexpr (std::endian::native == std::endian::little) {
+        std::memcpy(&v, p, sizeof v);
+    } else {
+        for (unsigned i = 0; i < sizeof(T); ++i)
+            v |= T(p[i]) << (8 * i);
+    }
+    return v;
+}
+
 // Little-endian reads at a checked position.
 class Cursor {
 public:
@@ -114,15 +130,8 @@ public:
         m_at += size_t(n);
         return true;
     }
-    bool u64(uint64_t& v) { return get(v, 8); }
-    bool u32(uint32_t& v)
-    {
-        uint64_t x = 0;
-        if (!get(x, 4))
-            return false;
-        v = uint32_t(x);
-        return true;
-    }
+    bool u64(uint64_t& v) { return get(v); }
+    bool u32(uint32_t& v) { return get(v); }
     bool bytes(std::span<const uint8_t>& out, uint64_t n)
     {
         if (n > left())
@@ -134,26 +143,37 @@ public:
     std::span<const uint8_t> rest() const { return m_d.subspan(m_at); }
 
 private:
-    bool get(uint64_t& v, unsigned n)
+    template <typename T>
+    bool get(T& v)
     {
-        if (left() < n)
+        if (left() < sizeof(T))
             return false;
-        v = 0;
-        for (unsigned i = 0; i < n; ++i)
-            v |= uint64_t(m_d[m_at + i]) << (8 * i);
-        m_at += n;
+        v = loadLe<T>(m_d.data() + m_at);
+        m_at += sizeof(T);
         return true;
     }
     std::span<const uint8_t> m_d;
     size_t m_at = 0;
 };
 
+// The n-byte little-endian number at d[at]; the caller checked that it is inside d.
 uint64_t le(std::span<const uint8_t> d, size_t at, unsigned n)
 {
-    uint64_t v = 0;
-    for (unsigned i = 0; i < n; ++i)
-        v |= uint64_t(d[at + i]) << (8 * i);
-    return v;
+    const uint8_t* p = d.data() + at;
+    switch (n) {
+    case 8:
+        return loadLe<uint64_t>(p);
+    case 4:
+        return loadLe<uint32_t>(p);
+    case 2:
+        return loadLe<uint16_t>(p);
+    default: {
+        uint64_t v = 0;
+        for (unsigned i = 0; i < n; ++i)
+            v |= uint64_t(p[i]) << (8 * i);
+        return v;
+    }
+    }
 }
 
 // A NUL-terminated string inside bytes (the whole span when there is no NUL).
@@ -222,6 +242,9 @@ struct MapRange {
     std::string file;
     std::string buildId;
     bool exec = true; // PROT_EXEC (MMAP2), not PERF_RECORD_MISC_MMAP_DATA (MMAP)
+    /// The profile's mapping for this range, once a frame was in it (Reader::mappingOf); reset
+    /// where addMap trims the range.
+    mutable MappingId mapping;
 };
 
 struct Process {
@@ -231,7 +254,8 @@ struct Process {
     // (`--call-graph dwarf` records data mmaps too: those change nothing an unwinder uses).
     bool mappingsChanged = true;
     uint64_t mappingsGeneration = 0;
-    std::vector<PerfMapping> mappings;
+    /// Shared with the samples waiting to be unwound, which keep the mappings of their time.
+    std::shared_ptr<const std::vector<PerfMapping>> mappings;
 };
 
 void addMap(Process& p, MapRange r)
@@ -251,7 +275,9 @@ void addMap(Process& p, MapRange r)
         if (prev->second.limit > r.start) {
             MapRange tail = prev->second;
             prev->second.limit = r.start;
+            prev->second.mapping = MappingId();
             if (tail.limit > r.limit) {
+                tail.mapping = MappingId();
                 tail.offset += r.limit - tail.start;
                 tail.start = r.limit;
                 p.maps[tail.start] = tail;
@@ -262,6 +288,7 @@ void addMap(Process& p, MapRange r)
     while (it != p.maps.end() && it->first < r.limit) {
         if (it->second.limit > r.limit) {
             MapRange tail = it->second;
+            tail.mapping = MappingId();
             tail.offset += r.limit - tail.start;
             tail.start = r.limit;
             it = p.maps.erase(it);
@@ -356,7 +383,15 @@ class Reader {
 public:
     Reader(std::span<const uint8_t> data, PerfDataStats& stats) : m_data(data), m_stats(stats) { }
     Result<Profile> read();
-    void setUnwinder(PerfStackUnwinder* unwinder) { m_unwinder = unwinder; }
+    /// Unwinds on this thread with unwinder, or with one factory makes; with a factory, on
+    /// workers more threads too (each with an unwinder of its own).
+    void setUnwinding(PerfStackUnwinder* unwinder, PerfStackUnwinderFactory factory, unsigned workers)
+    {
+        m_unwinder = unwinder;
+        m_unwinderFactory = std::move(factory);
+        m_unwindWorkers = workers;
+    }
+    bool unwinds() const { return m_unwinder || m_unwinderFactory; }
 
 private:
     Status readFileHeader(std::span<const uint8_t>& records);
@@ -365,7 +400,53 @@ private:
     void readEventDesc(std::span<const uint8_t> d);
     Status headerAttr(std::span<const uint8_t> body);
     void record(uint32_t type, uint16_t misc, std::span<const uint8_t> body);
+    /// Reads a SAMPLE record into the batch being filled; it becomes a sample of the profile
+    /// once its user stack is unwound (addSamples).
     void sample(uint16_t misc, std::span<const uint8_t> body);
+    /// A sample read, waiting for its unwinding: what it becomes in the profile, but for the
+    /// locations, which are made in the reading order once the frames are known.
+    struct PendingSample {
+        uint32_t pid = 0, tid = 0;
+        bool inKernel = false;
+        bool hasIp = false, hasTime = false, hasLabels = false;
+        uint64_t ip = 0, period = 1, time = 0;
+        size_t event = 0;
+        uint32_t labels = 0;
+        std::span<const uint8_t> chain;
+        std::vector<uint64_t> lbr; ///< user frames from the LBR call stack
+        size_t job = kNoJob; ///< its UnwindJob in the batch
+    };
+    static constexpr size_t kNoJob = ~size_t(0);
+    struct Batch {
+        std::vector<PendingSample> samples;
+        std::vector<UnwindJob> jobs;
+        size_t sampleCount = 0, jobCount = 0;
+    };
+    /// Starts the pool on the batch filled and adds the samples of the batch it unwound before.
+    void rotate();
+    /// Adds every sample read (before a record that changes what their locations are made from).
+    void drain();
+    void addSamples(Batch& batch);
+    uint32_t labelSet(bool hasTid, uint32_t pid, uint32_t tid, bool hasCpu, uint32_t cpu);
+    struct LabelSetKey {
+        uint32_t pid, tid, cpu;
+        uint8_t fields;
+        bool operator==(const LabelSetKey&) const = default;
+    };
+    struct LabelSetKeyHash {
+        size_t operator()(const LabelSetKey& k) const
+        {
+            return std::hash<uint64_t>()((uint64_t(k.pid) << 32 | k.tid) * 0x9e3779b97f4a7c15ull ^ (uint64_t(k.cpu) << 2 | k.fields));
+        }
+    };
+    struct CachedLabelSet {
+        uint64_t namesGeneration = 0;
+        uint32_t set = 0;
+    };
+    std::unordered_map<LabelSetKey, CachedLabelSet, LabelSetKeyHash> m_labelSets;
+    uint64_t m_namesGeneration = 1; ///< changes with each COMM or FORK record
+    std::vector<Label> m_labels;
+    void addSample(PendingSample& s, std::span<const uint64_t> unwound);
     /// `--call-graph lbr`: the user frames of a sample whose callchain has a user part, as perf
     /// builds them from the LBR call stack (the callee's entry, then each call's site, the most
     /// recent first); empty when there are none (the callchain's user part stands then).
@@ -384,8 +465,13 @@ private:
     const Attr* attrOfSample(std::span<const uint8_t> body) const;
 
     LocationId location(uint32_t pid, uint64_t addr, bool kernel);
-    std::vector<uint64_t> unwindUser(uint32_t pid, uint32_t tid, const PerfUnwindRequest& base);
+    /// Gives job the process's mappings as they are now.
+    void setMappings(uint32_t pid, UnwindJob& job);
+    /// The profile's mapping of a range (kept in the range).
     MappingId mappingOf(const MapRange& r);
+    /// The profile's mapping of a range's start, limit, offset, file and build ID: one per
+    /// distinct five.
+    MappingId mappingFor(const MapRange& r);
 
     std::span<const uint8_t> m_data;
     PerfDataStats& m_stats;
@@ -417,8 +503,18 @@ private:
     std::vector<uint64_t> m_regs;
 
     PerfStackUnwinder* m_unwinder = nullptr;
+    PerfStackUnwinderFactory m_unwinderFactory;
+    unsigned m_unwindWorkers = 0;
+    Batch m_batches[2];
+    Batch* m_filling = &m_batches[0];
+    Batch* m_unwinding = &m_batches[1];
+    std::unique_ptr<UnwindPool> m_pool; // after the batches: its threads stop before they go
     uint64_t m_nextMappingsGeneration = 1;
 };
+
+// Samples per batch: enough that a worker's share outweighs handing it over, few enough that
+// the batches stay in the cache.
+constexpr size_t kBatchSamples = 256;
 
 Status Reader::readFileHeader(std::span<const uint8_t>& records)
 {
@@ -646,6 +742,14 @@ const Attr* Reader::attrOfSample(std::span<const uint8_t> body) const
 
 MappingId Reader::mappingOf(const MapRange& r)
 {
+    if (r.mapping.valid())
+        return r.mapping;
+    r.mapping = mappingFor(r);
+    return r.mapping;
+}
+
+MappingId Reader::mappingFor(const MapRange& r)
+{
     auto key = std::make_tuple(r.start, r.limit, r.offset, r.file, r.buildId);
     auto it = m_mappingIds.find(key);
     if (it != m_mappingIds.end())
@@ -787,11 +891,13 @@ void Reader::sample(uint16_t misc, std::span<const uint8_t> body)
     if (ok && (st & kSampleRegsUser)) {
         ok = c.u64(abi);
         if (ok && abi != 0) {
-            const auto n = unsigned(__builtin_popcountll(attr->regsUser));
-            for (unsigned i = 0; ok && i < n; ++i) {
-                uint64_t v = 0;
-                ok = c.u64(v);
-                m_regs.push_back(v);
+            const auto n = size_t(std::popcount(attr->regsUser));
+            std::span<const uint8_t> raw;
+            ok = c.bytes(raw, n * 8);
+            if (ok) {
+                m_regs.resize(n);
+                for (size_t i = 0; i < n; ++i)
+                    m_regs[i] = loadLe<uint64_t>(raw.data() + 8 * i);
             }
         }
     }
@@ -814,63 +920,74 @@ void Reader::sample(uint16_t misc, std::span<const uint8_t> body)
         return;
     }
 
-    // User frames from the unwinder when the sample has registers and a stack to unwind, or
-    // from the LBR call stack.
-    std::vector<uint64_t> unwound;
-    if ((attr->branchSampleType & kBranchCallStack) && !branches.empty())
-        unwound = lbrUserFrames(chain, branches);
-    if ((st & kSampleRegsUser) && (st & kSampleStackUser)) {
-        ++m_stats.dwarfSamples;
-        if (m_unwinder && abi != 0 && !stackCopy.empty()) {
-            PerfUnwindRequest request;
-            request.abi = PerfRegsAbi(abi);
-            request.regsMask = attr->regsUser;
-            request.regs = m_regs;
-            request.stack = stackCopy;
-            unwound = unwindUser(pid, tid, request);
-        }
-        if (!unwound.empty())
-            ++m_stats.unwoundSamples;
-    }
-
-    m_stack.clear();
-    const bool sampleInKernel = (misc & kMiscCpuModeMask) == kMiscKernel;
-    if (!chain.empty()) {
-        // Unwound user frames replace the user part perf recorded (with `--call-graph dwarf`
-        // it records at most the IP there); kernel frames stay as perf gave them.
-        bool kernel = sampleInKernel;
-        const size_t n = std::min(chain.size() / 8, kMaxCallchain);
-        for (size_t i = 0; i < n; ++i) {
-            const uint64_t a = le(chain, i * 8, 8);
-            if (a >= kContextMax) {
-                kernel = a == kContextKernel || a == kContextGuestKernel;
-                continue;
-            }
-            if (kernel || unwound.empty())
-                m_stack.push_back(location(pid, a, kernel));
-        }
-    } else if ((st & kSampleIp) && (unwound.empty() || sampleInKernel)) {
-        m_stack.push_back(location(pid, ip, sampleInKernel));
-    }
-    for (size_t i = 0; i < unwound.size() && m_stack.size() < kMaxCallchain; ++i)
-        m_stack.push_back(location(pid, unwound[i], false));
-
     const size_t event = size_t(attr - m_attrs.data());
     if (1 + event >= m_p.sampleTypes.size()) { // an attribute that came after the samples started
         fail();
         return;
     }
-    m_values.assign(m_p.sampleTypes.size(), 0);
-    m_values[0] = 1;
-    m_values[1 + event] = int64_t(period);
-    m_p.addSample(m_p.internStack(m_stack), m_values);
 
-    std::vector<Label> labels;
+    Batch& b = *m_filling;
+    if (b.sampleCount == b.samples.size())
+        b.samples.emplace_back();
+    PendingSample& ps = b.samples[b.sampleCount++];
+    ps.pid = pid;
+    ps.tid = tid;
+    ps.inKernel = (misc & kMiscCpuModeMask) == kMiscKernel;
+    ps.hasIp = (st & kSampleIp) != 0;
+    ps.ip = ip;
+    ps.hasTime = (st & kSampleTime) != 0;
+    ps.time = time;
+    ps.period = period;
+    ps.event = event;
+    ps.chain = chain;
+    ps.job = kNoJob;
+    // User frames from the unwinder when the sample has registers and a stack to unwind, or
+    // from the LBR call stack.
+    ps.lbr.clear();
+    if ((attr->branchSampleType & kBranchCallStack) && !branches.empty())
+        ps.lbr = lbrUserFrames(chain, branches);
+    if ((st & kSampleRegsUser) && (st & kSampleStackUser)) {
+        ++m_stats.dwarfSamples;
+        if (unwinds() && abi != 0 && !stackCopy.empty()) {
+            if (b.jobCount == b.jobs.size())
+                b.jobs.emplace_back();
+            ps.job = b.jobCount++;
+            UnwindJob& job = b.jobs[ps.job];
+            job.regs.assign(m_regs.begin(), m_regs.end());
+            job.request = PerfUnwindRequest();
+            job.request.pid = pid;
+            job.request.tid = tid;
+            job.request.abi = PerfRegsAbi(abi);
+            job.request.regsMask = attr->regsUser;
+            job.request.regs = job.regs;
+            job.request.stack = stackCopy;
+            setMappings(pid, job);
+        }
+    }
+
+    const bool hasTid = (st & kSampleTid) != 0, hasCpu = (st & kSampleCpu) != 0;
+    ps.hasLabels = hasTid || hasCpu;
+    if (ps.hasLabels)
+        ps.labels = labelSet(hasTid, pid, tid, hasCpu, cpu);
+    if (b.sampleCount == kBatchSamples)
+        rotate();
+}
+
+// The label set of a sample: pid, tid, comm and thread (the names COMM records gave the process
+// and the thread), cpu. Consecutive samples mostly share one, so sets are kept by those numbers
+// until a COMM or FORK record changes the names.
+uint32_t Reader::labelSet(bool hasTid, uint32_t pid, uint32_t tid, bool hasCpu, uint32_t cpu)
+{
+    const LabelSetKey key{pid, tid, cpu, uint8_t(hasTid | hasCpu << 1)};
+    auto [at, added] = m_labelSets.try_emplace(key);
+    if (!added && at->second.namesGeneration == m_namesGeneration)
+        return at->second.set;
+    m_labels.clear();
     auto num = [&](const char* key, int64_t v) {
         Label l;
         l.key = m_p.strings.intern(key);
         l.num = v;
-        labels.push_back(l);
+        m_labels.push_back(l);
     };
     auto str = [&](const char* key, const std::string& v) {
         if (v.empty())
@@ -878,9 +995,9 @@ void Reader::sample(uint16_t misc, std::span<const uint8_t> body)
         Label l;
         l.key = m_p.strings.intern(key);
         l.str = m_p.strings.intern(v);
-        labels.push_back(l);
+        m_labels.push_back(l);
     };
-    if (st & kSampleTid) {
+    if (hasTid) {
         num("pid", int64_t(int32_t(pid)));
         num("tid", int64_t(int32_t(tid)));
         auto proc = m_processes.find(pid);
@@ -890,14 +1007,76 @@ void Reader::sample(uint16_t misc, std::span<const uint8_t> body)
         if (thread != m_threadNames.end())
             str("thread", thread->second);
     }
-    if (st & kSampleCpu)
+    if (hasCpu)
         num("cpu", cpu);
+    at->second = {m_namesGeneration, m_p.internLabelSet(m_labels)};
+    return at->second.set;
+}
+
+void Reader::rotate()
+{
+    m_pool->finish();
+    m_pool->start(std::span(m_filling->jobs.data(), m_filling->jobCount));
+    std::swap(m_filling, m_unwinding);
+    addSamples(*m_filling);
+}
+
+void Reader::drain()
+{
+    rotate();
+    rotate();
+}
+
+void Reader::addSamples(Batch& batch)
+{
+    for (size_t i = 0; i < batch.sampleCount; ++i) {
+        PendingSample& s = batch.samples[i];
+        if (s.job != kNoJob) {
+            const auto& frames = batch.jobs[s.job].frames;
+            if (!frames.empty())
+                ++m_stats.unwoundSamples;
+            addSample(s, frames.empty() ? std::span<const uint64_t>(s.lbr) : std::span<const uint64_t>(frames));
+        } else {
+            addSample(s, s.lbr);
+        }
+    }
+    batch.sampleCount = 0;
+    batch.jobCount = 0;
+}
+
+void Reader::addSample(PendingSample& s, std::span<const uint64_t> unwound)
+{
+    m_stack.clear();
+    if (!s.chain.empty()) {
+        // Unwound user frames replace the user part perf recorded (with `--call-graph dwarf`
+        // it records at most the IP there); kernel frames stay as perf gave them.
+        bool kernel = s.inKernel;
+        const size_t n = std::min(s.chain.size() / 8, kMaxCallchain);
+        for (size_t i = 0; i < n; ++i) {
+            const uint64_t a = le(s.chain, i * 8, 8);
+            if (a >= kContextMax) {
+                kernel = a == kContextKernel || a == kContextGuestKernel;
+                continue;
+            }
+            if (kernel || unwound.empty())
+                m_stack.push_back(location(s.pid, a, kernel));
+        }
+    } else if (s.hasIp && (unwound.empty() || s.inKernel)) {
+        m_stack.push_back(location(s.pid, s.ip, s.inKernel));
+    }
+    for (size_t i = 0; i < unwound.size() && m_stack.size() < kMaxCallchain; ++i)
+        m_stack.push_back(location(s.pid, unwound[i], false));
+
+    m_values.assign(m_p.sampleTypes.size(), 0);
+    m_values[0] = 1;
+    m_values[1 + s.event] = int64_t(s.period);
+    m_p.addSample(m_p.internStack(m_stack), m_values);
     const size_t index = m_p.sampleCount() - 1;
-    if (!labels.empty())
-        m_p.setSampleLabelSet(index, m_p.internLabelSet(labels));
-    if (st & kSampleTime) {
+    if (s.hasLabels)
+        m_p.setSampleLabelSet(index, s.labels);
+    if (s.hasTime) {
         m_p.sampleTimestamps.resize(index + 1, 0);
-        m_p.sampleTimestamps[index] = int64_t(time);
+        m_p.sampleTimestamps[index] = int64_t(s.time);
     }
     ++m_stats.samples;
 }
@@ -905,6 +1084,20 @@ void Reader::sample(uint16_t misc, std::span<const uint8_t> body)
 void Reader::record(uint32_t type, uint16_t misc, std::span<const uint8_t> body)
 {
     Cursor c(body);
+    switch (type) {
+    case kRecMmap:
+    case kRecMmap2:
+    case kRecFork:
+    case kRecHeaderAttr:
+    case kRecHeaderBuildId:
+    case kRecHeaderFeature:
+        // What the samples read so far are made into (their mappings, build IDs, sample types)
+        // is as it was when perf took them: they are added before it changes.
+        drain();
+        break;
+    default:
+        break;
+    }
     switch (type) {
     case kRecSample:
         sample(misc, body);
@@ -955,6 +1148,7 @@ void Reader::record(uint32_t type, uint16_t misc, std::span<const uint8_t> body)
             return;
         }
         const std::string name = cstr(c.rest());
+        ++m_namesGeneration;
         m_threadNames[tid] = name;
         if (pid == tid)
             m_processes[pid].comm = name;
@@ -974,6 +1168,7 @@ void Reader::record(uint32_t type, uint16_t misc, std::span<const uint8_t> body)
                 m_processes[pid] = std::move(copy);
             }
         }
+        ++m_namesGeneration;
         auto pt = m_threadNames.find(ptid);
         if (pt != m_threadNames.end())
             m_threadNames[tid] = pt->second;
@@ -1024,6 +1219,9 @@ void Reader::record(uint32_t type, uint16_t misc, std::span<const uint8_t> body)
 
 Result<Profile> Reader::read()
 {
+    // Samples are unwound in batches, by a pool of threads when the machine has more than one
+    // core, while this thread reads on; they are added to the profile in the file's order.
+    m_pool = std::make_unique<UnwindPool>(m_unwinder, m_unwinderFactory, m_unwinderFactory ? m_unwindWorkers : 0);
     std::span<const uint8_t> records;
     if (auto s = readFileHeader(records); !s)
         return s.error();
@@ -1121,6 +1319,8 @@ Result<Profile> Reader::read()
         const auto rec = records.subspan(e.at, e.size);
         record(uint32_t(le(rec, 0, 4)), uint16_t(le(rec, 4, 2)), rec.subspan(8));
     }
+    drain();
+    m_pool.reset();
 
     // Build IDs perf wrote after the mappings were made (pipe mode writes them last).
     for (auto& m : m_p.mappings)
@@ -1168,7 +1368,7 @@ Result<Profile> Reader::read()
         attrNum("perf.lost_events", m_stats.lostEvents);
     if (m_stats.dwarfSamples) {
         attrNum("perf.dwarf_samples", m_stats.dwarfSamples);
-        if (m_unwinder) // without one, nothing was tried: stacks are perf's IPs, not judged
+        if (unwinds()) // without one, nothing was tried: stacks are perf's IPs, not judged
             attrNum("perf.unwound_samples", m_stats.unwoundSamples);
         attrNum("perf.stack_copy_size", m_stats.stackCopySize);
         attrNum("perf.full_stack_copies", m_stats.fullStackCopies);
@@ -1178,12 +1378,11 @@ Result<Profile> Reader::read()
     return std::move(m_p);
 }
 
-// Asks the unwinder for a sample's user frames, giving it the process's mappings as they are.
-std::vector<uint64_t> Reader::unwindUser(uint32_t pid, uint32_t tid, const PerfUnwindRequest& base)
+void Reader::setMappings(uint32_t pid, UnwindJob& job)
 {
     Process& proc = m_processes[pid];
-    if (proc.mappingsChanged) {
-        proc.mappings.clear();
+    if (proc.mappingsChanged || !proc.mappings) {
+        auto mappings = std::make_shared<std::vector<PerfMapping>>();
         for (const auto& [start, r] : proc.maps) {
             if (!r.exec)
                 continue;
@@ -1198,17 +1397,15 @@ std::vector<uint64_t> Reader::unwindUser(uint32_t pid, uint32_t tid, const PerfU
                 if (b != m_buildIdOf.end())
                     m.buildId = b->second;
             }
-            proc.mappings.push_back(std::move(m));
+            mappings->push_back(std::move(m));
         }
+        proc.mappings = std::move(mappings);
         proc.mappingsGeneration = m_nextMappingsGeneration++;
         proc.mappingsChanged = false;
     }
-    PerfUnwindRequest request = base;
-    request.pid = pid;
-    request.tid = tid;
-    request.mappings = proc.mappings;
-    request.mappingsGeneration = proc.mappingsGeneration;
-    return m_unwinder->unwind(request);
+    job.mappings = proc.mappings;
+    job.request.mappings = *job.mappings;
+    job.request.mappingsGeneration = proc.mappingsGeneration;
 }
 
 // How the events' stacks were taken, from their sample types: "dwarf" when perf copied user
@@ -1379,7 +1576,18 @@ Result<Profile> readPerfData(std::span<const uint8_t> data, PerfDataStats* stats
 {
     PerfDataStats local;
     Reader r(data, stats ? *stats : local);
-    r.setUnwinder(unwinder);
+    r.setUnwinding(unwinder, {}, 0);
+    return r.read();
+}
+
+Result<Profile> readPerfData(
+    std::span<const uint8_t> data, PerfDataStats* stats, const PerfStackUnwinderFactory& unwinders, unsigned threads)
+{
+    PerfDataStats local;
+    Reader r(data, stats ? *stats : local);
+    if (threads == 0)
+        threads = 1 + UnwindPool::workersFor(std::thread::hardware_concurrency());
+    r.setUnwinding(nullptr, unwinders, threads - 1);
     return r.read();
 }
 

@@ -59,5 +59,10 @@ struct PerfDataStats {
 /// (or its IP).
 Result<Profile> readPerfData(
     std::span<const uint8_t> data, PerfDataStats* stats = nullptr, PerfStackUnwinder* unwinder = nullptr);
+/// The same, unwinding on threads threads (this one included; 0: as many as the machine has
+/// cores, at most 4), each with an unwinder unwinders makes. The profile is the same whatever
+/// the number.
+Result<Profile> readPerfData(
+    std::span<const uint8_t> data, PerfDataStats* stats, const PerfStackUnwinderFactory& unwinders, unsigned threads = 0);
 
 } // namespace symflame::model

@@ -60,14 +60,14 @@ struct PerfUnwindRequest {
 };
 
 /// Unwinds user stacks of one perf.data file (an instance keeps per-process state: use one per
-/// file read, from one thread).
+/// file read and thread; readPerfData makes one for each thread it unwinds on).
 class PerfStackUnwinder {
 public:
     virtual ~PerfStackUnwinder() = default;
-    /// The user callchain, innermost first: the sampled IP, then return addresses as a
-    /// frame-pointer callchain has them. Empty when nothing could be unwound (then the reader
-    /// keeps what perf recorded).
-    virtual std::vector<uint64_t> unwind(const PerfUnwindRequest& request) = 0;
+    /// The user callchain into frames (emptied first; its room is reused from sample to sample),
+    /// innermost first: the sampled IP, then return addresses as a frame-pointer callchain has
+    /// them. Empty when nothing could be unwound (then the reader keeps what perf recorded).
+    virtual void unwind(const PerfUnwindRequest& request, std::vector<uint64_t>& frames) = 0;
 };
 
 /// Makes an unwinder for one read (LoadOptions carries one so copies of the options can load

@@ -228,13 +228,13 @@ class TestPerfDwarf : public QObject {
         return out;
     }
 
+    // Read as the viewer and the CLI read it: unwound on as many threads as the machine has cores.
     Result<Profile> unwound(const QString& file, PerfDataStats* stats)
     {
-        auto unwinder = symflame::symbolize::dwarfUnwinderFactory()();
         const auto bytes = readFileBytes(file);
         QElapsedTimer t;
         t.start();
-        auto p = readPerfData(bytes, stats, unwinder.get());
+        auto p = readPerfData(bytes, stats, symflame::symbolize::dwarfUnwinderFactory());
         qInfo("%s: %llu samples read and unwound in %lld ms", qPrintable(file), (unsigned long long)stats->samples,
             (long long)t.elapsed());
         return p;
@@ -381,6 +381,53 @@ private slots:
         auto p = unwound(file, &stats);
         QVERIFY2(p, p ? "" : p.error().message.c_str());
         compare(file, *p, "with frame pointers");
+    }
+
+    // Every sample as text: its stack (each frame's binary and address), values, labels and time.
+    static std::vector<std::string> described(const Profile& p)
+    {
+        std::vector<std::string> out;
+        for (size_t s = 0; s < p.sampleCount(); ++s) {
+            std::string d;
+            for (LocationId id : p.sampleStack(s)) {
+                const Location& loc = p.locations[id.index()];
+                const Mapping* m = p.mappingOf(loc);
+                d += std::string(m ? p.str(m->file) : "-") + "+" + std::to_string(loc.address) + " ";
+            }
+            for (int64_t v : p.values(s))
+                d += "=" + std::to_string(v);
+            for (const Label& l : p.sampleLabels(s))
+                d += " " + std::string(p.str(l.key)) + ":" + std::string(p.str(l.str)) + std::to_string(l.num);
+            d += " @" + std::to_string(s < p.sampleTimestamps.size() ? p.sampleTimestamps[s] : -1);
+            out.push_back(std::move(d));
+        }
+        return out;
+    }
+
+    // The reader hands batches of samples to threads that unwind them, each with its own
+    // libdwfl state: the profile is the same sample for sample, in the same order, whether one
+    // thread unwinds or four (the recording has several batches' worth of samples).
+    void threadsMakeNoDifference()
+    {
+        const auto bytes = readFileBytes(m_dir.filePath("nofp.data"));
+        auto unwinder = symflame::symbolize::dwarfUnwinderFactory()();
+        PerfDataStats alone;
+        auto one = readPerfData(bytes, &alone, unwinder.get());
+        QVERIFY(one);
+        QVERIFY2(alone.unwoundSamples > 1000, "more samples than a few batches");
+        const auto expected = described(*one);
+        for (unsigned threads : {1u, 2u, 4u}) {
+            PerfDataStats stats;
+            auto p = readPerfData(bytes, &stats, symflame::symbolize::dwarfUnwinderFactory(), threads);
+            QVERIFY(p);
+            QCOMPARE(stats.unwoundSamples, alone.unwoundSamples);
+            const auto got = described(*p);
+            QCOMPARE(got.size(), expected.size());
+            for (size_t i = 0; i < got.size(); ++i)
+                QVERIFY2(got[i] == expected[i], qPrintable(QString("%1 threads, sample %2: %3 against %4")
+                                                               .arg(threads).arg(i)
+                                                               .arg(QString::fromStdString(got[i]), QString::fromStdString(expected[i]))));
+        }
     }
 
     // Without an unwinder the samples keep perf's callchain (the kernel part) and the IP.
