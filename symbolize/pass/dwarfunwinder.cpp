@@ -374,9 +374,10 @@ int DwarfUnwinder::onFrame(Dwfl_Frame* frame, void* arg)
 {
     auto* self = static_cast<DwarfUnwinder*>(arg);
     Dwarf_Addr pc = 0;
-    if (!dwfl_frame_pc(frame, &pc, nullptr) || pc == 0)
+    bool activation = false; // the innermost frame, or one a signal interrupted: its PC is exact
+    if (!dwfl_frame_pc(frame, &pc, &activation) || pc == 0)
         return DWARF_CB_ABORT;
-    self->m_ips->push_back(pc);
+    self->m_ips->push_back(activation ? pc : pc - 1); // a caller's return address: its call site
     return self->m_ips->size() < kMaxFrames ? DWARF_CB_OK : DWARF_CB_ABORT;
 }
 

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -37,6 +38,39 @@ inline int64_t numLabel(const model::Profile& p, size_t s, std::string_view key)
 }
 
 /// The build ID perf recorded for the kernel ("[kernel.kallsyms]"), or empty.
+/// Whether frame k of a perf.data sample's stack is a caller's call site, which the reader made
+/// from its return address (address - 1): every frame but the first of the kernel's part and the
+/// first of the user's part (perf script prints frame-pointer and kernel callchains' return
+/// addresses as perf recorded them, so tests add the 1 back to compare).
+inline bool isCallSite(const model::Profile& p, std::span<const model::LocationId> stack, size_t k)
+{
+    // The reader leaves addresses in the first page as they are (no code is mapped there).
+    if (k == 0 || p.locations[stack[k].index()].address < 4095)
+        return false;
+    const auto kernel = [&](size_t i) {
+        const model::Location& loc = p.locations[stack[i].index()];
+        const model::Mapping* m = p.mappingOf(loc);
+        return loc.kind == model::FrameKind::Kernel || (m && p.str(m->file).starts_with("[kernel.kallsyms]"));
+    };
+    // LBR call stacks give the calls' own addresses for the user's part.
+    if (!kernel(k) && p.attribute("perf.call_graph") == "lbr")
+        return false;
+    return kernel(k) == kernel(k - 1);
+}
+
+/// For each location of p, whether a stack has it as a call site (isCallSite).
+inline std::vector<bool> callSiteLocations(const model::Profile& p)
+{
+    std::vector<bool> out(p.locations.size());
+    for (size_t s = 0; s < p.stackCount(); ++s) {
+        const auto stack = p.stack(model::StackId(s));
+        for (size_t k = 0; k < stack.size(); ++k)
+            if (isCallSite(p, stack, k))
+                out[stack[k].index()] = true;
+    }
+    return out;
+}
+
 inline std::string kernelBuildId(const model::Profile& p)
 {
     for (const model::Mapping& m : p.mappings)

@@ -97,6 +97,9 @@ constexpr uint64_t kBranchHwIndex = 1u << 17;
 constexpr uint64_t kAttrFlagSampleIdAll = 1u << 18;
 constexpr size_t kAttrSizeVer0 = 64;
 constexpr size_t kMaxCallchain = 65536;
+/// Below it (the first page) no code is mapped: such a "return address" is a frame-pointer walk
+/// gone astray, kept as perf recorded it.
+constexpr uint64_t kFirstCodeAddress = 4096;
 
 Error bad(ErrorCode code, const std::string& what)
 {
@@ -1049,17 +1052,25 @@ void Reader::addSample(PendingSample& s, std::span<const uint64_t> unwound)
     m_stack.clear();
     if (!s.chain.empty()) {
         // Unwound user frames replace the user part perf recorded (with `--call-graph dwarf`
-        // it records at most the IP there); kernel frames stay as perf gave them.
+        // it records at most the IP there); kernel frames stay as perf gave them. A callchain's
+        // first address in each context (kernel, user) is where the CPU was; the others are
+        // return addresses, made call sites (address - 1: inside the call instruction), the
+        // convention of pprof profiles (Go's runtime/pprof, gperftools' conversions, Parca
+        // Agent), so that a caller's line, inline chain and instruction are the call's, not
+        // whatever follows it (often the next line, or an inlined destructor's header).
         bool kernel = s.inKernel;
+        bool first = true;
         const size_t n = std::min(s.chain.size() / 8, kMaxCallchain);
         for (size_t i = 0; i < n; ++i) {
             const uint64_t a = le(s.chain, i * 8, 8);
             if (a >= kContextMax) {
                 kernel = a == kContextKernel || a == kContextGuestKernel;
+                first = true;
                 continue;
             }
             if (kernel || unwound.empty())
-                m_stack.push_back(location(s.pid, a, kernel));
+                m_stack.push_back(location(s.pid, first || a < kFirstCodeAddress ? a : a - 1, kernel));
+            first = false;
         }
     } else if (s.hasIp && (unwound.empty() || s.inKernel)) {
         m_stack.push_back(location(s.pid, s.ip, s.inKernel));

@@ -38,7 +38,8 @@ struct PerfDataStats {
 /// event, named as perf named it (EVENT_DESC: "cpu-clock", "cycles:u"), valued by the sample's
 /// period (unit "nanoseconds" for the cpu-clock and task-clock software events, else "events").
 /// Each sample: its callchain (perf's PERF_CONTEXT_* markers dropped; the IP alone when there is
-/// no callchain), labels pid, tid (numbers), comm and thread (the process's and thread's names
+/// no callchain; callers' return addresses made call sites, address - 1, as in pprof profiles,
+/// while the first address of the kernel's and of the user's part stays where the CPU was), labels pid, tid (numbers), comm and thread (the process's and thread's names
 /// from COMM records), cpu (number), and its time (perf's clock, nanoseconds). Kernel addresses
 /// go to a "[kernel.kallsyms]" mapping, and are named as perf report names them: from the
 /// kallsyms perf record kept in its build-ID cache for the kernel build ID it recorded

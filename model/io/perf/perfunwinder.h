@@ -65,8 +65,9 @@ class PerfStackUnwinder {
 public:
     virtual ~PerfStackUnwinder() = default;
     /// The user callchain into frames (emptied first; its room is reused from sample to sample),
-    /// innermost first: the sampled IP, then return addresses as a frame-pointer callchain has
-    /// them. Empty when nothing could be unwound (then the reader keeps what perf recorded).
+    /// innermost first: the sampled IP, then each caller's call site (its return address - 1,
+    /// as pprof profiles have them; a signal frame's interrupted PC as it is). Empty when
+    /// nothing could be unwound (then the reader keeps what perf recorded).
     virtual void unwind(const PerfUnwindRequest& request, std::vector<uint64_t>& frames) = 0;
 };
 

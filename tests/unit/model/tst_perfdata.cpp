@@ -28,6 +28,8 @@
 #include <vector>
 
 using namespace symflame::model;
+using symflame::testing::callSiteLocations;
+using symflame::testing::isCallSite;
 using symflame::testing::numLabel;
 using symflame::testing::put;
 using symflame::testing::readFileBytes;
@@ -65,8 +67,9 @@ std::vector<Sample> ours(const Profile& p)
         x.pid = numLabel(p, s, "pid");
         x.tid = numLabel(p, s, "tid");
         x.timeMicros = p.sampleTimestamps.at(s) / 1000;
-        for (LocationId id : p.sampleStack(s))
-            x.chain.push_back(perfAddress(p, p.locations[id.index()]));
+        const auto stack = p.sampleStack(s);
+        for (size_t k = 0; k < stack.size(); ++k) // return addresses again, as perf script prints them
+            x.chain.push_back(perfAddress(p, p.locations[stack[k].index()]) + (isCallSite(p, stack, k) ? 1 : 0));
         out.push_back(std::move(x));
     }
     std::sort(out.begin(), out.end());
@@ -352,11 +355,14 @@ private slots:
         QVERIFY(s);
         const PerfScript perf = perfScript(file);
         size_t compared = 0;
-        for (const Location& loc : s->locations) {
+        const std::vector<bool> callSite = callSiteLocations(*s);
+        for (size_t i = 0; i < s->locations.size(); ++i) {
+            const Location& loc = s->locations[i];
             const Mapping* m = s->mappingOf(loc);
             if (!m)
                 continue;
-            auto it = perf.symbolOf.find({std::string(s->str(m->file)), perfAddress(*s, loc)});
+            // perf names a caller by its return address, one past our call site.
+            auto it = perf.symbolOf.find({std::string(s->str(m->file)), perfAddress(*s, loc) + callSite[i]});
             // PLT stubs have no debug info; lambdas are named differently by the two demanglers.
             if (it == perf.symbolOf.end() || it->second.find("@plt") != std::string::npos
                 || it->second.find("{lambda") != std::string::npos || loc.lineCount == 0)
@@ -375,8 +381,10 @@ private slots:
         // Kernel frames: named from /proc/kallsyms (this kernel recorded), as perf names them.
         QVERIFY2(p->attribute("perf.kernel_symbols").empty(), std::string(p->attribute("perf.kernel_symbols")).c_str());
         size_t kernel = 0;
-        for (const Location& loc : p->locations) {
-            auto it = perf.kernelSymbolOf.find(loc.address);
+        const std::vector<bool> kernelCallSite = callSiteLocations(*p);
+        for (size_t i = 0; i < p->locations.size(); ++i) {
+            const Location& loc = p->locations[i];
+            auto it = perf.kernelSymbolOf.find(loc.address + kernelCallSite[i]);
             if (it == perf.kernelSymbolOf.end())
                 continue;
             QCOMPARE(loc.lineCount, uint32_t(1));
@@ -402,8 +410,10 @@ private slots:
         // Every kernel frame perf named, with our name for it; how many there were.
         const auto kernelNames = [&](const Profile& p, const std::string& prefix) {
             size_t compared = 0, wrong = 0;
-            for (const Location& loc : p.locations) {
-                auto it = perf.kernelSymbolOf.find(loc.address);
+            const std::vector<bool> callSite = callSiteLocations(p);
+            for (size_t i = 0; i < p.locations.size(); ++i) {
+                const Location& loc = p.locations[i];
+                auto it = perf.kernelSymbolOf.find(loc.address + callSite[i]);
                 if (it == perf.kernelSymbolOf.end())
                     continue;
                 ++compared;

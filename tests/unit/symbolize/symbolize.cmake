@@ -44,7 +44,7 @@ symflame_add_test(NAME tst_sourcemap SOURCES tst_sourcemap.cpp LIBS symbolize
 
 # DWARF unwinding of perf.data (`perf record --call-graph dwarf`, libdwfl): the C++ fixture built
 # with and without frame pointers, recorded at test time; oracle `perf script` on the same file.
-symflame_add_test(NAME tst_perfdwarf SOURCES tst_perfdwarf.cpp LIBS symbolize ui TIMEOUT 300)
+symflame_add_test(NAME tst_perfdwarf SOURCES tst_perfdwarf.cpp LIBS symbolize ui DEFINES ${SF_DEFINES} TIMEOUT 300)
 
 # Kernel frames of a perf recording named from a vmlinux found by build ID (debug directory,
 # debuginfod): a recording of dd with its kernel build ID changed, a vmlinux built from

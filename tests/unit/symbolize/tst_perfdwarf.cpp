@@ -73,29 +73,26 @@ std::map<SampleKey, std::vector<Frame>> perfScript(const QString& file)
     return out;
 }
 
-// Our samples' stacks as perf script prints them: user frames relative to their file, and,
-// past the first user frame, return address minus 1 (perf names callers by the call
-// instruction; our stacks keep return addresses, as frame-pointer callchains do).
+// Our samples' stacks as perf script prints them: user frames relative to their file. Callers
+// are call sites in both (return address - 1: perf's DWARF unwinding names callers by the call
+// instruction too), but for the kernel's, which perf prints as recorded (return addresses).
 std::map<SampleKey, std::vector<Frame>> ours(const Profile& p)
 {
     std::map<SampleKey, std::vector<Frame>> out;
     for (size_t s = 0; s < p.sampleCount(); ++s) {
         std::vector<Frame> chain;
-        bool seenUser = false;
-        for (LocationId id : p.sampleStack(s)) {
-            const Location& loc = p.locations[id.index()];
+        const auto stack = p.sampleStack(s);
+        for (size_t k = 0; k < stack.size(); ++k) {
+            const Location& loc = p.locations[stack[k].index()];
             const Mapping* m = p.mappingOf(loc);
             const bool kernel = m && p.str(m->file) == "[kernel.kallsyms]";
             Frame f;
             f.address = loc.address;
-            if (!kernel) {
-                if (seenUser)
-                    f.address -= 1;
-                seenUser = true;
-                if (m) {
-                    f.address = f.address - m->start + m->offset;
-                    f.dso = std::string(p.str(m->file));
-                }
+            if (kernel) {
+                f.address += symflame::testing::isCallSite(p, stack, k);
+            } else if (m) {
+                f.address = f.address - m->start + m->offset;
+                f.dso = std::string(p.str(m->file));
             }
             chain.push_back(std::move(f));
         }
@@ -381,6 +378,84 @@ private slots:
         auto p = unwound(file, &stats);
         QVERIFY2(p, p ? "" : p.error().message.c_str());
         compare(file, *p, "with frame pointers");
+    }
+
+    // A caller's frame is its call site (return address - 1), in frame-pointer callchains (the
+    // reader makes it) as in DWARF-unwound stacks (the unwinder does): symbolized, its line is
+    // llvm-symbolizer's for the call instruction. The return address itself would often name
+    // the next line, or the header of an inlined destructor that runs after the call.
+    void callersAtTheirCallSites()
+    {
+        // The programs withoutFramePointers and withFramePointers built, and the former's recording.
+        const QString fpProg = m_dir.filePath("fp/cxxprog");
+        QVERIFY2(QFileInfo::exists(fpProg) && QFileInfo::exists(m_dir.filePath("nofp.data")), "run after withFramePointers");
+        const QString fpChains = m_dir.filePath("fpchains.data");
+        const auto rec = runProcess("perf", {"record", "-e", "cpu-clock", "-g", "-o", fpChains, fpProg, "0.3"});
+        QVERIFY2(rec.exitCode == 0, rec.err.constData());
+        for (const QString& file : {fpChains, m_dir.filePath("nofp.data")}) {
+            PerfDataStats stats;
+            auto p = unwound(file, &stats);
+            QVERIFY2(p, p ? "" : p.error().message.c_str());
+            auto report = symflame::symbolize::SymbolizationPass({}).run(*p);
+            QVERIFY2(report, report ? "" : report.error().toString().c_str());
+            // The fixture's caller frames with lines, by binary: (ELF address, our innermost line).
+            const std::vector<bool> callSite = symflame::testing::callSiteLocations(*p);
+            std::map<std::string, std::vector<std::pair<uint64_t, std::string>>> callers;
+            for (size_t i = 0; i < p->locations.size(); ++i) {
+                const Location& loc = p->locations[i];
+                const Mapping* m = p->mappingOf(loc);
+                if (!callSite[i] || !m || loc.lineCount == 0)
+                    continue;
+                const std::string binary(p->str(m->file));
+                if (!binary.ends_with("/cxxprog") && !binary.ends_with("/libsfwork.so"))
+                    continue;
+                const Line& inner = p->linesOf(loc).front();
+                if (inner.line == 0) // named from the symbol table (_start's)
+                    continue;
+                const std::string path(p->str(p->functions[inner.function.index()].file));
+                // gcc's PIE and shared objects load each segment at its file offset, so the
+                // file offset perf mapped is the ELF address.
+                callers[binary].emplace_back(loc.address - m->start + m->offset,
+                    path.substr(path.rfind('/') + 1) + ":" + std::to_string(inner.line));
+            }
+            size_t compared = 0, movedByOne = 0;
+            for (const auto& [binary, frames] : callers) {
+                // llvm-symbolizer on each call site, then on each return address.
+                QByteArray input;
+                for (const auto& [address, line] : frames)
+                    input += "0x" + QByteArray::number(qulonglong(address), 16) + '\n';
+                for (const auto& [address, line] : frames)
+                    input += "0x" + QByteArray::number(qulonglong(address + 1), 16) + '\n';
+                const auto r = runProcess(QStringLiteral(SYMFLAME_LLVM_SYMBOLIZER),
+                    {"--obj=" + QString::fromStdString(binary), "--basenames"}, input);
+                QVERIFY2(r.exitCode == 0, r.err.constData());
+                // A block per address, frames innermost first: "function", then "file:line:column".
+                std::vector<std::string> innermost;
+                const QList<QByteArray> lines = r.out.split('\n');
+                for (size_t i = 0; i + 1 < size_t(lines.size());) {
+                    const QByteArray place = lines[qsizetype(i + 1)];
+                    innermost.push_back(place.left(place.lastIndexOf(':')).toStdString());
+                    while (i < size_t(lines.size()) && !lines[qsizetype(i)].isEmpty())
+                        ++i;
+                    while (i < size_t(lines.size()) && lines[qsizetype(i)].isEmpty())
+                        ++i;
+                }
+                QCOMPARE(innermost.size(), 2 * frames.size());
+                for (size_t k = 0; k < frames.size(); ++k) {
+                    QVERIFY2(frames[k].second == innermost[k], qPrintable(QString("%1 at 0x%2: ours %3, llvm-symbolizer's %4")
+                                                                       .arg(QString::fromStdString(binary))
+                                                                       .arg(frames[k].first, 0, 16)
+                                                                       .arg(QString::fromStdString(frames[k].second))
+                                                                       .arg(QString::fromStdString(innermost[k]))));
+                    movedByOne += innermost[frames.size() + k] != innermost[k];
+                    ++compared;
+                }
+            }
+            qInfo("%s: %zu caller frames at their call's line (%zu of them elsewhere at the return address)",
+                qPrintable(QFileInfo(file).fileName()), compared, movedByOne);
+            QVERIFY2(compared >= 10, "caller frames in the fixture compared");
+            QVERIFY2(movedByOne >= 1, "some return address lies on another line than its call");
+        }
     }
 
     // Every sample as text: its stack (each frame's binary and address), values, labels and time.
