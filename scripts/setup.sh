@@ -29,7 +29,7 @@ PACKAGES=(
   build-essential cmake ninja-build pkg-config git dpkg-dev file time
   qt6-base-dev qt6-base-dev-tools qt6-svg-dev libgl-dev
   llvm-19-dev llvm-19 libelf-dev libdw-dev libdebuginfod-dev
-  libprotobuf-dev protobuf-compiler zlib1g-dev libdeflate-dev libzstd-dev liblzma-dev libre2-dev
+  libprotobuf-dev protobuf-compiler zlib1g-dev libdeflate-dev libisal-dev libzstd-dev liblzma-dev libre2-dev
   xvfb xauth imagemagick zstd
   debuginfod elfutils binutils dwz xz-utils clang lld libclang-rt-14-dev
   golang-go golang-github-google-pprof-dev google-perftools libgoogle-perftools-dev

@@ -2,6 +2,7 @@
 // truncated and corrupt streams, the size and ratio limits, and a 1 GiB decompression bomb that
 // must be refused quickly and without allocating gigabytes.
 #include "model/io/gzip.h"
+#include "model/io/gunzipstream.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -123,6 +124,31 @@ long peakRssKiB()
     rusage ru {};
     getrusage(RUSAGE_SELF, &ru);
     return ru.ru_maxrss;
+}
+
+// The whole stream read through GunzipStream in reads of `chunk` bytes.
+Result<std::vector<uint8_t>> gunzipStreamed(std::span<const uint8_t> data, const DecompressLimits& limits, size_t chunk)
+{
+    GunzipStream stream(data, limits);
+    std::vector<uint8_t> out;
+    std::vector<uint8_t> buf(chunk);
+    for (;;) {
+        auto n = stream.read(buf);
+        if (!n)
+            return n.error();
+        if (*n == 0)
+            break;
+        if (*n > chunk)
+            qFatal("read more than asked for");
+        out.insert(out.end(), buf.begin(), buf.begin() + std::ptrdiff_t(*n));
+    }
+    if (!stream.atEnd() || stream.produced() != out.size())
+        qFatal("a read of 0 before the end, or produced() is off");
+    // Further reads stay at the end.
+    auto again = stream.read(buf);
+    if (!again || *again != 0)
+        qFatal("a read after the end returned data or an error");
+    return out;
 }
 
 } // namespace
@@ -402,6 +428,79 @@ private slots:
         QCOMPARE(QString::fromStdString(r.error().message),
             QStringLiteral("decompressed data exceeds the limit of 100663296 bytes"));
         QVERIFY2(t.elapsed() < 4000, qPrintable(QStringLiteral("took %1 ms").arg(t.elapsed())));
+    }
+
+    // GunzipStream against gunzip on every kind of input above: the same bytes, or the same
+    // error code (and the same words, except for zlib's and ISA-L's own on corrupt data), for
+    // reads of one byte, of an odd size and of a MiB.
+    void streamMatchesGunzip_data()
+    {
+        QTest::addColumn<std::vector<uint8_t>>("data");
+        QTest::addColumn<size_t>("maxOutput");
+        const auto text = compressOrDie(compressibleBytes(3 << 20));
+        const auto small = compressOrDie(compressibleBytes(200000));
+        const size_t noCap = DecompressLimits {}.maxOutputBytes;
+        QTest::addRow("empty member") << compressOrDie({}) << noCap;
+        QTest::addRow("one byte") << compressOrDie({ 42 }) << noCap;
+        QTest::addRow("random 1 MiB (stored)") << compressOrDie(randomBytes(1 << 20, 5)) << noCap;
+        QTest::addRow("text 3 MiB") << text << noCap;
+        QTest::addRow("text 3 MiB, level 1") << compressOrDie(compressibleBytes(3 << 20), 1) << noCap;
+        auto both = small;
+        const auto second = compressOrDie(randomBytes(5000, 3));
+        both.insert(both.end(), second.begin(), second.end());
+        QTest::addRow("two members") << both << noCap;
+        auto padded = both;
+        padded.resize(padded.size() + 512, 0);
+        QTest::addRow("zero padding") << padded << noCap;
+        auto garbage = small;
+        garbage.push_back('x');
+        QTest::addRow("trailing garbage") << garbage << noCap;
+        auto prefix = [&](size_t n) { return std::vector<uint8_t>(small.begin(), small.begin() + std::ptrdiff_t(n)); };
+        QTest::addRow("cut: magic only") << prefix(2) << noCap;
+        QTest::addRow("cut: header only") << prefix(10) << noCap;
+        QTest::addRow("cut: half") << prefix(small.size() / 2) << noCap;
+        QTest::addRow("cut: trailer missing") << prefix(small.size() - 8) << noCap;
+        QTest::addRow("cut: last byte missing") << prefix(small.size() - 1) << noCap;
+        for (const int where : { 2, 40, -8, -2, -5 }) {
+            auto bad = small;
+            bad[where >= 0 ? size_t(where) : bad.size() - size_t(-where)] ^= 0xff;
+            QTest::addRow("corrupt byte %d", where) << bad << noCap;
+        }
+        QTest::addRow("not gzip") << std::vector<uint8_t> { 'h', 'e', 'l', 'l', 'o' } << noCap;
+        for (const size_t size : { size_t((1 << 20) - 1), size_t(1 << 20), size_t((1 << 20) + 1), size_t(3 << 20) })
+            QTest::addRow("cap 1 MiB, %zu bytes", size) << compressOrDie(compressibleBytes(size)) << size_t(1 << 20);
+        QTest::addRow("bomb 1 GiB of zeros") << zeroBomb(1024) << noCap;
+    }
+
+    void streamMatchesGunzip()
+    {
+        QFETCH(std::vector<uint8_t>, data);
+        QFETCH(size_t, maxOutput);
+        DecompressLimits limits;
+        limits.maxOutputBytes = maxOutput;
+        const auto expected = gunzip(data, limits);
+        for (const size_t chunk : { size_t(1), size_t(4093), size_t(1) << 20 }) {
+            if (chunk == 1 && data.size() > 300000)
+                continue; // a byte at a time through MiBs: slow, and nothing the 4093 reads miss
+            const auto got = gunzipStreamed(data, limits, chunk);
+            const QByteArray where = QByteArray("reads of ") + QByteArray::number(qulonglong(chunk));
+            QVERIFY2(got.ok() == expected.ok(),
+                where + ": " + (got.ok() ? QByteArray("no error") : QByteArray(got.error().message.c_str())) + " / "
+                    + (expected.ok() ? QByteArray("no error") : QByteArray(expected.error().message.c_str())));
+            if (expected.ok()) {
+                QVERIFY2(*got == *expected, where);
+                continue;
+            }
+            QVERIFY2(got.error().code == expected.error().code, where + ": " + got.error().message.c_str());
+            const QString gotWords = QString::fromStdString(got.error().message);
+            const QString expectedWords = QString::fromStdString(expected.error().message);
+            if (expectedWords.startsWith(QStringLiteral("corrupt gzip stream: ")))
+                QVERIFY2(gotWords.startsWith(QStringLiteral("corrupt gzip stream: ")), qPrintable(gotWords));
+            else if (expectedWords.startsWith(QStringLiteral("gzip data expands more than")))
+                QVERIFY2(gotWords.startsWith(expectedWords.section(QLatin1Char('('), 0, 0)), qPrintable(gotWords));
+            else
+                QCOMPARE(gotWords, expectedWords);
+        }
     }
 
     void badLevel()
