@@ -17,7 +17,6 @@ constexpr size_t kOutPiece = size_t(1) << 20;
 struct GunzipStream::State {
     inflate_state st;
     size_t offset = 0; // of the next input byte not yet handed to ISA-L
-    size_t fed = 0;    // bytes handed to ISA-L in the current piece
 };
 
 GunzipStream::GunzipStream(std::span<const uint8_t> data, const DecompressLimits& limits)
@@ -70,8 +69,7 @@ Result<size_t> GunzipStream::read(std::span<uint8_t> out)
 
         const uint64_t produced = m_produced + written;
         if (produced > m_limits.maxOutputBytes)
-            return fail(makeError(ErrorCode::TooLarge,
-                "decompressed data exceeds the limit of " + std::to_string(m_limits.maxOutputBytes) + " bytes"));
+            return fail(sizeLimitError(m_limits.maxOutputBytes));
         if (const uint64_t exceeded = exceededRatio(m_limits, produced, consumed()))
             return fail(bombError("gzip", exceeded, produced, consumed()));
 
@@ -117,7 +115,7 @@ Result<size_t> GunzipStream::read(std::span<uint8_t> out)
             return fail(makeError(ErrorCode::InvalidInput,
                 "unexpected data after the end of the gzip stream (at byte " + std::to_string(at) + ")"));
         }
-        if (made == 0 && st.avail_in == inBefore && st.avail_in == 0 && m_state->offset == m_data.size())
+        if (made == 0 && inBefore == 0 && m_state->offset == m_data.size()) // nothing left to give, nothing came out
             return fail(makeError(ErrorCode::Truncated,
                 "truncated gzip stream (it ends after " + std::to_string(m_data.size())
                     + " bytes, before its end marker)"));

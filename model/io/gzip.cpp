@@ -43,11 +43,6 @@ std::string zlibMessage(const z_stream& zs, const char* fallback)
     return zs.msg ? std::string(zs.msg) : std::string(fallback);
 }
 
-Error tooLargeError(uint64_t limit)
-{
-    return makeError(ErrorCode::TooLarge, "decompressed data exceeds the limit of " + std::to_string(limit) + " bytes");
-}
-
 // Sizes the first output buffer: the gzip trailer's ISIZE (size mod 2^32 of the last member) is
 // right for the usual single member under 4 GiB, but it is untrusted, so it is used only when no
 // larger than what the limits would let through anyway.
@@ -164,7 +159,7 @@ Result<std::vector<uint8_t>> gunzip(std::span<const uint8_t> data, const Decompr
         consumed += usedIn;
         const size_t madeOut = outChunk - zs.avail_out;
         if (probing && madeOut > 0)
-            return tooLargeError(limits.maxOutputBytes);
+            return sizeLimitError(limits.maxOutputBytes);
         produced += madeOut;
 
         if (const uint64_t exceeded = exceededRatio(limits, produced, consumed))
@@ -212,6 +207,11 @@ Result<std::vector<uint8_t>> gunzip(std::span<const uint8_t> data, const Decompr
             return makeError(ErrorCode::InvalidInput, "corrupt gzip stream: " + zlibMessage(zs, "zlib error"));
         }
     }
+}
+
+Error sizeLimitError(uint64_t limit)
+{
+    return makeError(ErrorCode::TooLarge, "decompressed data exceeds the limit of " + std::to_string(limit) + " bytes");
 }
 
 Result<std::vector<uint8_t>> gzipCompress(std::span<const uint8_t> data, int level)

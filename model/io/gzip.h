@@ -36,6 +36,9 @@ uint64_t exceededRatio(const DecompressLimits& limits, uint64_t produced, uint64
 /// The TooLarge error for a bomb that exceededRatio found ("gzip data expands more than ...").
 Error bombError(const char* format, uint64_t ratio, uint64_t produced, uint64_t consumed);
 
+/// The TooLarge error for output past limits.maxOutputBytes ("decompressed data exceeds ...").
+Error sizeLimitError(uint64_t limit);
+
 /// Compresses data as one gzip member.
 Result<std::vector<uint8_t>> gzipCompress(std::span<const uint8_t> data, int level = 6);
 
