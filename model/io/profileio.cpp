@@ -5,6 +5,7 @@
 #include "model/core/merge.h"
 #include "model/io/cpuprofile.h"
 #include "model/io/fileio.h"
+#include "model/io/gunzipstream.h"
 #include "model/io/legacy/legacy.h"
 #include "model/io/otlp/otlp.h"
 #include "model/io/perf/perfdata.h"
@@ -13,6 +14,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <optional>
 #include <string>
 
 namespace symflame::model {
@@ -174,12 +176,63 @@ ProfileFormat detectFormat(std::span<const uint8_t> decompressed)
 
 namespace {
 
+// How much of a gzip file is inflated first to tell its format.
+constexpr size_t kSniffBytes = size_t(1) << 20;
+
+// True when the format detectFormat gives for a file's first bytes is the one it gives for the
+// whole file: the protobuf sniffers look at the first 64 fields (from the start, and from byte 4
+// for a length-prefixed Collector file), which must lie inside the prefix or end it in an error
+// of their own; the text sniffers at the first line, which must end inside it.
+bool prefixDecides(std::span<const uint8_t> prefix)
+{
+    const auto fieldsInside = [&](size_t from) {
+        Decoder d(prefix.subspan(from));
+        Field f;
+        for (int n = 0; n < 64; ++n)
+            if (!d.next(f))
+                return d.failed() && d.error() != DecodeError::Truncated;
+        return true;
+    };
+    const auto lineEnd = std::find(prefix.begin(), prefix.begin() + std::min<size_t>(prefix.size(), 4096), '\n');
+    return prefix.size() > 4 && lineEnd != prefix.end() && fieldsInside(0) && fieldsInside(4);
+}
+
+// A gzip-compressed pprof file, when its first inflated bytes tell so, is read as a stream
+// (readPprof) and never inflated whole; nullopt for any other file.
+std::optional<Result<Profile>> loadStreamedPprof(
+    std::span<const uint8_t> bytes, const LoadOptions& options, Progress* progress)
+{
+    if (!isGzip(bytes))
+        return std::nullopt;
+    std::vector<uint8_t> prefix(kSniffBytes);
+    GunzipStream sniff(bytes, options.limits);
+    size_t got = 0;
+    while (got < prefix.size()) {
+        auto n = sniff.read(std::span<uint8_t>(prefix).subspan(got));
+        if (!n || *n == 0)
+            return std::nullopt; // a short or broken file: read whole, which gives its error
+        got += *n;
+    }
+    if (detectFormat(prefix) != ProfileFormat::Pprof || !prefixDecides(prefix))
+        return std::nullopt;
+    PprofReadOptions po;
+    po.limits = options.limits;
+    return readPprof(bytes, po, progress);
+}
+
 // loadProfile on the file's bytes.
 Result<Profile> loadFrom(
     FileContents& file, const std::string& path, const LoadOptions& options, Progress* progress, ProfileFormat* format)
 {
     std::vector<uint8_t> inflated;
     const std::span<const uint8_t> bytes = file.bytes();
+    if (auto streamed = loadStreamedPprof(bytes, options, progress)) {
+        if (format)
+            *format = ProfileFormat::Pprof;
+        if (!*streamed)
+            return streamed->error().withPath(path);
+        return std::move(*streamed);
+    }
     const char* compression = isGzip(bytes) ? "gzip" : isZstd(bytes) ? "zstd" : nullptr;
     const bool compressed = compression != nullptr;
     auto decompressed = decompressIfCompressed(bytes, inflated, options.limits, progress);

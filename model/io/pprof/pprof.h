@@ -19,7 +19,9 @@ struct PprofReadOptions {
     DecompressLimits limits;
 };
 
-/// Reads a pprof profile, gzip-compressed or raw (detected). Errors carry no path; callers add it.
+/// Reads a pprof profile, gzip-compressed or raw (detected). gzip input is inflated on a second
+/// thread while it is decoded, never whole (unless it has to be read again for an error or an
+/// unusual layout; the result is the same). Errors carry no path; callers add it.
 Result<Profile> readPprof(std::span<const uint8_t> data, const PprofReadOptions& options = {},
                           Progress* progress = nullptr);
 

@@ -10,10 +10,21 @@
 // looked up as bytes; only bytes not seen before are decoded frame by frame (and deduplicated
 // by content, which also catches the same stack written differently).
 //
+// gzip input is not inflated whole: an InflatePipe inflates it on a thread of its own and the
+// top-level fields are decoded from its chunks as they come (scanStream). Writers put the samples
+// first (Go's runtime/pprof, pprof itself, and symflame write samples, then the tables, then the
+// strings), so a streamed sample's location ids are kept tentatively as rows (id - 1), checked or
+// mapped once the location table is read, and its labels keep their string indices until the
+// string table is known (finishStreamedSamples). Only the tables' messages are copied; the 871 MB
+// that a 10M-sample profile inflates to are never held. Any error, and the rare layouts this
+// does not take (a sample type after a sample, ids of 2^32 and more), send the file to be read
+// whole: errors are always those of the whole read.
+//
 // Messages name mappings, functions and locations by their pprof id and samples by their
 // position in the file, counted from 0.
 #include "model/io/pprof/pprof.h"
 
+#include "model/io/inflatepipe.h"
 #include "model/io/protowire.h"
 #include "model/core/bigarray.h"
 
@@ -23,6 +34,7 @@
 #include <bit>
 #include <cstring>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <string>
 #include <system_error>
@@ -291,6 +303,33 @@ private:
     size_t m_mask = 0;
 };
 
+/// Copies of bytes in blocks that never move, so that spans into them stay valid.
+class ByteArena {
+public:
+    std::span<const uint8_t> keep(std::span<const uint8_t> bytes)
+    {
+        if (bytes.empty())
+            return {};
+        if (bytes.size() > m_room) {
+            const size_t n = std::max(kBlock, bytes.size());
+            m_blocks.push_back(std::make_unique_for_overwrite<uint8_t[]>(n));
+            m_next = m_blocks.back().get();
+            m_room = n;
+        }
+        std::memcpy(m_next, bytes.data(), bytes.size());
+        const std::span<const uint8_t> out(m_next, bytes.size());
+        m_next += bytes.size();
+        m_room -= bytes.size();
+        return out;
+    }
+
+private:
+    static constexpr size_t kBlock = size_t(1) << 20;
+    std::vector<std::unique_ptr<uint8_t[]>> m_blocks;
+    uint8_t* m_next = nullptr;
+    size_t m_room = 0;
+};
+
 struct RawLine {
     uint64_t functionId;
     int64_t line;
@@ -310,9 +349,20 @@ public:
     {
     }
 
+    /// A decoder of the stream that pipe inflates (sizeHint: the inflated size, if known, to
+    /// reserve room by).
+    PprofDecoder(InflatePipe& pipe, uint64_t sizeHint, Progress* progress)
+        : m_origin(nullptr)
+        , m_progress(progress)
+        , m_pipe(&pipe)
+        , m_sizeHint(sizeHint)
+        , m_streaming(true)
+    {
+    }
+
     Result<Profile> run()
     {
-        if (Status s = scanTopLevel(); !s)
+        if (Status s = m_streaming ? scanStream() : scanTopLevel(); !s)
             return s.error();
         if (Status s = decodeSampleTypes(); !s)
             return s.error();
@@ -324,7 +374,7 @@ public:
             return s.error();
         if (Status s = decodeLocations(); !s)
             return s.error();
-        if (Status s = decodeSamples(); !s)
+        if (Status s = m_streaming ? finishStreamedSamples() : decodeSamples(); !s)
             return s.error();
         m_profile.updateFrameStatuses();
         markJavaScriptFrames();
@@ -365,7 +415,12 @@ private:
     }
 
     // --- messages
-    size_t offsetOf(std::span<const uint8_t> bytes) const { return static_cast<size_t>(bytes.data() - m_origin); }
+    // A streamed file's messages are copies: its errors give no offsets (and are not shown: the
+    // file is read again whole for them, see readPprof).
+    size_t offsetOf(std::span<const uint8_t> bytes) const
+    {
+        return m_origin ? static_cast<size_t>(bytes.data() - m_origin) : 0;
+    }
 
     Error malformed(const Schema& schema, std::span<const uint8_t> bytes, const Decoder& d) const
     {
@@ -437,90 +492,108 @@ private:
     {
         Decoder d(m_data, m_origin);
         Field f;
-        bool sawKnown = false;
-        while (d.next(f)) {
-            if (f.number >= kMaxSchemaField || kProfileSchema.fields[f.number] == nullptr)
-                continue;
-            sawKnown = true;
-            const WireType want = kProfileSchema.types[f.number];
-            const bool repeatedScalar = f.number == kComment;
-            if (f.type != want && !(repeatedScalar && f.type == WireType::Len))
-                return invalid("not a pprof profile: field " + std::to_string(f.number) + " ("
-                    + kProfileSchema.fields[f.number] + ") at byte " + std::to_string(f.offset) + " has wire type "
-                    + protowire::wireTypeName(f.type) + ", expected " + protowire::wireTypeName(want));
-            switch (f.number) {
-            case kSampleType:
-                m_sampleTypeSpans.push_back(f.bytes);
-                break;
-            case kSample:
-                if (m_sampleCount == 0)
-                    m_samplesBegin = f.offset;
-                if (m_sampleCount % kSampleMarkEvery == 0)
-                    m_sampleMarks.push_back({ m_sampleCount, f.offset });
-                m_samplesEnd = static_cast<size_t>(f.bytes.data() + f.bytes.size() - m_origin);
-                ++m_sampleCount;
-                break;
-            case kMapping:
-                m_mappingSpans.push_back(f.bytes);
-                break;
-            case kLocation:
-                m_locationSpans.push_back(f.bytes);
-                break;
-            case kFunction:
-                m_functionSpans.push_back(f.bytes);
-                break;
-            case kStringTable:
-                if (m_fileStringCount == 0 && !f.bytes.empty())
-                    return invalid("string_table[0] must be empty");
-                if (m_fileStringCount == 0)
-                    m_stringIds.clear(); // the implicit "" is replaced by the file's own
-                m_stringIds.push_back(m_profile.strings.intern(f.asString()));
-                ++m_fileStringCount;
-                break;
-            case kDropFrames:
-                m_dropFrames = f.value;
-                break;
-            case kKeepFrames:
-                m_keepFrames = f.value;
-                break;
-            case kTimeNanos:
-                if (m_sawTime)
-                    return invalid("concatenated profiles: a second time_nanos field at byte "
-                        + std::to_string(f.offset) + " (pprof rejects them too)");
-                m_sawTime = true;
-                m_profile.timeNanos = f.asInt64();
-                break;
-            case kDurationNanos:
-                m_profile.durationNanos = f.asInt64();
-                break;
-            case kPeriodType:
-                m_periodTypeSpans.push_back(f.bytes);
-                break;
-            case kPeriod:
-                m_profile.period = f.asInt64();
-                break;
-            case kComment:
-                if (protowire::forEachVarint(f, [&](uint64_t v) { m_comments.push_back(v); }) != DecodeError::None)
-                    return invalid(
-                        "malformed comment field at byte " + std::to_string(f.offset) + ": packed varints end early");
-                break;
-            case kDefaultSampleType:
-                m_defaultSampleType = f.value;
-                break;
-            case kDocUrl:
-                m_docUrl = f.value;
-                break;
-            default:
-                break;
-            }
-        }
+        while (d.next(f))
+            if (Status s = topLevelField(f); !s)
+                return s;
         if (d.failed()) {
             if (d.error() == DecodeError::Truncated)
                 return makeError(ErrorCode::Truncated, "truncated protobuf: " + d.errorText());
             return invalid("not a protobuf message: " + d.errorText());
         }
-        if (!sawKnown)
+        if (!m_sawKnown)
             return invalid("not a pprof profile: none of its fields is a pprof field");
+        return Status::success();
+    }
+
+    /// The bytes of a table's message, as they stay readable until the tables are decoded: the
+    /// input's own when it is held whole, else a copy (the stream's chunks are reused).
+    std::span<const uint8_t> keep(std::span<const uint8_t> bytes)
+    {
+        return m_streaming ? m_kept.keep(bytes) : bytes;
+    }
+
+    /// One top-level field: tables are noted, strings and scalars read; samples are noted for
+    /// later when the input is held whole, decoded at once when it is streamed.
+    Status topLevelField(const Field& f)
+    {
+        if (f.number >= kMaxSchemaField || kProfileSchema.fields[f.number] == nullptr)
+            return Status::success();
+        m_sawKnown = true;
+        const WireType want = kProfileSchema.types[f.number];
+        const bool repeatedScalar = f.number == kComment;
+        if (f.type != want && !(repeatedScalar && f.type == WireType::Len))
+            return invalid("not a pprof profile: field " + std::to_string(f.number) + " ("
+                + kProfileSchema.fields[f.number] + ") at byte " + std::to_string(f.offset) + " has wire type "
+                + protowire::wireTypeName(f.type) + ", expected " + protowire::wireTypeName(want));
+        switch (f.number) {
+        case kSampleType:
+            if (m_streaming && m_sampleCount > 0)
+                return streamGivesUp("a sample type after the first sample");
+            m_sampleTypeSpans.push_back(keep(f.bytes));
+            break;
+        case kSample:
+            if (m_streaming)
+                return streamSample(f);
+            if (m_sampleCount == 0)
+                m_samplesBegin = f.offset;
+            if (m_sampleCount % kSampleMarkEvery == 0)
+                m_sampleMarks.push_back({ m_sampleCount, f.offset });
+            m_samplesEnd = static_cast<size_t>(f.bytes.data() + f.bytes.size() - m_origin);
+            ++m_sampleCount;
+            break;
+        case kMapping:
+            m_mappingSpans.push_back(keep(f.bytes));
+            break;
+        case kLocation:
+            m_locationSpans.push_back(keep(f.bytes));
+            break;
+        case kFunction:
+            m_functionSpans.push_back(keep(f.bytes));
+            break;
+        case kStringTable:
+            if (m_fileStringCount == 0 && !f.bytes.empty())
+                return invalid("string_table[0] must be empty");
+            if (m_fileStringCount == 0)
+                m_stringIds.clear(); // the implicit "" is replaced by the file's own
+            m_stringIds.push_back(m_profile.strings.intern(f.asString()));
+            ++m_fileStringCount;
+            break;
+        case kDropFrames:
+            m_dropFrames = f.value;
+            break;
+        case kKeepFrames:
+            m_keepFrames = f.value;
+            break;
+        case kTimeNanos:
+            if (m_sawTime)
+                return invalid("concatenated profiles: a second time_nanos field at byte "
+                    + std::to_string(f.offset) + " (pprof rejects them too)");
+            m_sawTime = true;
+            m_profile.timeNanos = f.asInt64();
+            break;
+        case kDurationNanos:
+            m_profile.durationNanos = f.asInt64();
+            break;
+        case kPeriodType:
+            m_periodTypeSpans.push_back(keep(f.bytes));
+            break;
+        case kPeriod:
+            m_profile.period = f.asInt64();
+            break;
+        case kComment:
+            if (protowire::forEachVarint(f, [&](uint64_t v) { m_comments.push_back(v); }) != DecodeError::None)
+                return invalid(
+                    "malformed comment field at byte " + std::to_string(f.offset) + ": packed varints end early");
+            break;
+        case kDefaultSampleType:
+            m_defaultSampleType = f.value;
+            break;
+        case kDocUrl:
+            m_docUrl = f.value;
+            break;
+        default:
+            break;
+        }
         return Status::success();
     }
 
@@ -708,8 +781,13 @@ private:
     // stack is scratch space whose first depth entries are used; it only ever grows, so that
     // no sample pays for initialising it.
     // *canonical becomes false when an id is not in its shortest encoding.
+    //
+    // Tentative: the location table is not read yet (a streamed file has its samples first): id
+    // n becomes row n - 1 for now, to be checked or mapped to its row once the table is known
+    // (finishStreamedSamples); *maxRow becomes the largest row written.
+    template <bool Tentative = false>
     PackedResult appendPackedLocations(std::span<const uint8_t> bytes, std::vector<LocationId>& stack, size_t& depth,
-        uint64_t* badId, bool* canonical) const
+        uint64_t* badId, bool* canonical, uint32_t* maxRow = nullptr) const
     {
         if (stack.size() < depth + bytes.size()) // each id takes at least one byte
             stack.resize(std::max(stack.size() * 2, depth + bytes.size()));
@@ -741,7 +819,11 @@ private:
                     *canonical = false;
             }
             uint32_t row;
-            if (identity) {
+            if constexpr (Tentative) {
+                row = id - 1 < IdIndex::kNone ? static_cast<uint32_t>(id - 1) : IdIndex::kNone; // id 0 wraps to huge
+                if (row != IdIndex::kNone)
+                    *maxRow = std::max(*maxRow, row);
+            } else if (identity) {
                 row = static_cast<uint32_t>(id - 1);
                 if (id - 1 >= count) [[unlikely]]
                     row = IdIndex::kNone;
@@ -770,6 +852,12 @@ private:
         uint64_t v[kMaxSchemaField] = {};
         if (Status s = decodeFlat(f.bytes, kLabelSchema, v); !s)
             return s;
+        return addLabel(v, sample, out);
+    }
+
+    /// The label of a label message's fields (v: by field number), kept as pprof keeps labels.
+    Status addLabel(const uint64_t (&v)[kMaxSchemaField], size_t sample, std::vector<Label>& out) const
+    {
         Label label;
         if (!lookupString(v[1], label.key))
             return badString(v[1], "sample " + std::to_string(sample) + " label key");
@@ -1047,10 +1135,247 @@ private:
         return Status::success();
     }
 
+    // --- streamed input (InflatePipe): samples come before the tables they refer to
+
+    /// An error that sends the file to be read whole (readPprof), for a layout the stream does
+    /// not take; its text is not shown.
+    static Error streamGivesUp(const char* why)
+    {
+        return invalid(std::string("streamed reading gives up: ") + why);
+    }
+
+    /// Reads the stream's top-level fields in order, decoding samples as they come. A message cut
+    /// in two by a chunk's end is carried into the room before the next chunk's bytes (or, when
+    /// larger than that room, collected in a buffer of its own until it is whole).
+    Status scanStream()
+    {
+        InflatePipe& pipe = *m_pipe;
+        if (m_progress)
+            m_progress->setStage("reading samples");
+        int held = -1; // the chunk the carried bytes are in
+        std::span<const uint8_t> carry;
+        std::vector<uint8_t> spill;
+        bool spilling = false;
+        uint64_t before = 0; // inflated bytes before the window
+        for (;;) {
+            const InflatePipe::Chunk chunk = pipe.next();
+            if (chunk.buffer < 0)
+                break;
+            std::span<const uint8_t> window;
+            if (!spilling && carry.size() <= InflatePipe::kHeadroom) {
+                uint8_t* start = chunk.bytes.data() - carry.size();
+                if (!carry.empty())
+                    std::memmove(start, carry.data(), carry.size());
+                window = { start, carry.size() + chunk.bytes.size() };
+                if (held >= 0)
+                    pipe.release(held);
+                held = chunk.buffer;
+            } else {
+                if (!spilling) {
+                    spill.assign(carry.begin(), carry.end());
+                    spilling = true;
+                }
+                if (held >= 0)
+                    pipe.release(held);
+                held = -1;
+                spill.insert(spill.end(), chunk.bytes.begin(), chunk.bytes.end());
+                pipe.release(chunk.buffer);
+                window = spill;
+            }
+            Decoder d(window);
+            Field f;
+            size_t used = 0;
+            while (d.next(f)) {
+                if (Status s = topLevelField(f); !s)
+                    return s;
+                used = d.position();
+            }
+            if (d.failed()) {
+                if (d.error() != DecodeError::Truncated)
+                    return invalid("not a protobuf message: " + d.errorText());
+                used = f.offset; // the field the window ends inside
+            }
+            before += used;
+            carry = window.subspan(used);
+            if (spilling && carry.size() <= InflatePipe::kHeadroom) {
+                // Carried on from the spill buffer, which stays as it is until the next chunk.
+                spilling = false;
+            } else if (spilling) {
+                spill.erase(spill.begin(), spill.begin() + static_cast<std::ptrdiff_t>(used));
+                carry = spill;
+            }
+            if (m_progress && m_progress->isCancelled())
+                return makeError(ErrorCode::Cancelled, "cancelled");
+        }
+        if (held >= 0)
+            pipe.release(held);
+        if (pipe.error())
+            return *pipe.error();
+        if (!carry.empty())
+            return makeError(ErrorCode::Truncated, "truncated protobuf");
+        if (before == 0)
+            return invalid("empty file after decompression");
+        if (!m_sawKnown)
+            return invalid("not a pprof profile: none of its fields is a pprof field");
+        if (m_progress)
+            m_progress->setProgress(pipe.inputSize(), pipe.inputSize());
+        return Status::success();
+    }
+
+    /// Room for the samples, guessed from the first ones and the inflated size when known: the
+    /// arrays then grow without copying (reserveBig takes address space, used as written).
+    void reserveStreamed(size_t sampleBytes)
+    {
+        m_reserved = true;
+        if (m_sizeHint == 0 || sampleBytes == 0)
+            return;
+        const double perSample = double(sampleBytes) / double(m_sampleCount);
+        const size_t samples = static_cast<size_t>(double(m_sizeHint) / perSample * 1.1) + 1024;
+        Profile& p = m_profile;
+        reserveBig(p.sampleStacks, samples);
+        reserveBig(p.sampleValues, samples * p.sampleTypes.size());
+        reserveBig(p.stackBegin, samples + 1);
+        reserveBig(p.stackLocations, std::min<size_t>(m_sizeHint, kMaxReservedFrames));
+    }
+
+    /// One sample of the stream, with its location ids tentative (appendPackedLocations) and its
+    /// labels' string indices as they are (the string table comes last).
+    Status streamSample(const Field& f)
+    {
+        Profile& p = m_profile;
+        const size_t nTypes = m_sampleTypeSpans.size();
+        if (nTypes == 0)
+            return invalid("profile has samples but no sample types");
+        size_t depth = 0;
+        m_rawLabelScratch.clear();
+        const size_t valuesBegin = p.sampleValues.size();
+        Decoder sd(f.bytes);
+        Field sf;
+        while (sd.next(sf)) {
+            switch (sf.number) {
+            case 1: // location_id, leaf first
+                if (sf.type == WireType::Len) {
+                    uint64_t badId = 0;
+                    bool canonical = true;
+                    if (appendPackedLocations<true>(sf.bytes, m_stack, depth, &badId, &canonical, &m_maxRow)
+                        != PackedResult::Ok)
+                        return streamGivesUp("a bad or large location id");
+                } else if (sf.type == WireType::Varint) {
+                    if (sf.value - 1 >= IdIndex::kNone)
+                        return streamGivesUp("a bad or large location id");
+                    if (m_stack.size() == depth)
+                        m_stack.resize(m_stack.size() * 2 + 16);
+                    m_stack[depth++] = LocationId(static_cast<uint32_t>(sf.value - 1));
+                    m_maxRow = std::max(m_maxRow, static_cast<uint32_t>(sf.value - 1));
+                } else {
+                    return streamGivesUp("a location id of another wire type");
+                }
+                break;
+            case 2: // value, packed or not
+                if (protowire::forEachVarint(sf, [&](uint64_t v) { p.sampleValues.push_back(static_cast<int64_t>(v)); })
+                    != DecodeError::None)
+                    return streamGivesUp("a malformed value");
+                break;
+            case 3: {
+                if (sf.type != WireType::Len)
+                    return streamGivesUp("a label of another wire type");
+                uint64_t v[kMaxSchemaField] = {};
+                if (Status st = decodeFlat(sf.bytes, kLabelSchema, v); !st)
+                    return st;
+                constexpr uint64_t kMax = std::numeric_limits<uint32_t>::max();
+                if (v[1] > kMax || v[2] > kMax || v[4] > kMax)
+                    return streamGivesUp("a label string index over 2^32");
+                m_rawLabelScratch.push_back({ StringId(static_cast<uint32_t>(v[1])), StringId(static_cast<uint32_t>(v[2])),
+                    static_cast<int64_t>(v[3]), StringId(static_cast<uint32_t>(v[4])) });
+                break;
+            }
+            default:
+                break;
+            }
+        }
+        if (sd.failed())
+            return streamGivesUp("a malformed sample");
+        if (p.sampleValues.size() - valuesBegin != nTypes)
+            return streamGivesUp("a sample with another number of values");
+        if (p.stackLocations.size() + depth >= std::numeric_limits<uint32_t>::max())
+            return makeError(ErrorCode::TooLarge, "too many distinct stack frames (over 4 billion)");
+        p.sampleStacks.push_back(p.internStack({ m_stack.data(), depth }));
+        if (!m_rawLabelScratch.empty() || !m_rawSetOfSample.empty()) {
+            if (m_rawSetOfSample.empty())
+                m_rawSetOfSample.assign(m_sampleCount, 0);
+            m_rawSetOfSample.push_back(m_rawLabels.internLabelSet(m_rawLabelScratch));
+        }
+        ++m_sampleCount;
+        m_sampleBytes += f.bytes.size();
+        if (!m_reserved && m_sampleCount == kReserveAfter)
+            reserveStreamed(m_sampleBytes);
+        if ((m_sampleCount & 0xffff) == 0 && m_progress) {
+            if (m_progress->isCancelled())
+                return makeError(ErrorCode::Cancelled, "cancelled");
+            m_progress->setProgress(m_pipe->consumed(), m_pipe->inputSize());
+        }
+        return Status::success();
+    }
+
+    /// With the tables read: tentative location rows checked (or mapped to the rows of the ids,
+    /// which keeps distinct stacks distinct) and labels resolved as decodeLabel would have.
+    Status finishStreamedSamples()
+    {
+        Profile& p = m_profile;
+        if (m_sampleCount == 0)
+            return Status::success();
+        if (m_locationIndex.isIdentity()) {
+            if (m_maxRow >= m_locationIndex.size())
+                return streamGivesUp("a location id that does not exist");
+        } else {
+            for (LocationId& loc : p.stackLocations) {
+                const uint32_t row = m_locationIndex.find(uint64_t(loc.value) + 1);
+                if (row == IdIndex::kNone)
+                    return streamGivesUp("a location id that does not exist");
+                loc = LocationId(row);
+            }
+        }
+        if (!m_rawSetOfSample.empty()) {
+            std::vector<std::optional<std::vector<Label>>> resolved(m_rawLabels.labelSetCount());
+            for (size_t i = 0; i < m_sampleCount; ++i) {
+                const uint32_t raw = m_rawSetOfSample[i];
+                std::optional<std::vector<Label>>& labels = resolved[raw];
+                if (!labels) {
+                    labels.emplace();
+                    for (const Label& l : m_rawLabels.labelSet(raw)) {
+                        const uint64_t v[kMaxSchemaField]
+                            = { 0, l.key.value, l.str.value, static_cast<uint64_t>(l.num), l.numUnit.value };
+                        if (Status st = addLabel(v, i, *labels); !st)
+                            return st;
+                    }
+                }
+                if (!labels->empty() || p.hasLabels())
+                    p.setSampleLabelSet(i, p.internLabelSet(*labels));
+            }
+        }
+        if (m_progress)
+            m_progress->setProgress(m_pipe->inputSize(), m_pipe->inputSize());
+        return Status::success();
+    }
+
     std::span<const uint8_t> m_data;
     const uint8_t* m_origin;
     Progress* m_progress;
     Profile m_profile;
+
+    InflatePipe* m_pipe = nullptr;
+    uint64_t m_sizeHint = 0;
+    bool m_streaming = false;
+    ByteArena m_kept; ///< the tables' messages of a streamed file
+    std::vector<LocationId> m_stack = std::vector<LocationId>(256);
+    uint32_t m_maxRow = 0;
+    std::vector<Label> m_rawLabelScratch;
+    Profile m_rawLabels; ///< a streamed file's label sets, with their string indices as written
+    std::vector<uint32_t> m_rawSetOfSample; ///< each sample's set in m_rawLabels (empty: none has labels)
+    size_t m_sampleBytes = 0;
+    bool m_reserved = false;
+    static constexpr size_t kReserveAfter = 4096;
+    bool m_sawKnown = false;
 
     // What the top-level pass found.
     std::vector<std::span<const uint8_t>> m_sampleTypeSpans;
@@ -1087,6 +1412,26 @@ private:
 
 Result<Profile> readPprof(std::span<const uint8_t> data, const PprofReadOptions& options, Progress* progress)
 {
+    // gzip is inflated on a thread of its own while the samples are decoded as they come. Any
+    // error, and any layout the stream does not take (streamGivesUp), sends the file to be read
+    // whole, which gives the answer a whole file gets: the stream's errors are never shown.
+    if (isGzip(data)) {
+        Result<Profile> streamed = makeError(ErrorCode::InvalidInput, "no thread to inflate on");
+        {
+            // A gzip member ends with its inflated size modulo 2^32: a hint for room.
+            uint64_t hint = 0;
+            if (data.size() >= 18)
+                for (size_t i = 1; i <= 4; ++i)
+                    hint = hint << 8 | data[data.size() - i]; // little-endian
+            InflatePipe pipe(data, options.limits, hint);
+            if (pipe.start()) {
+                PprofDecoder decoder(pipe, hint < data.size() ? 0 : hint, progress);
+                streamed = decoder.run();
+            }
+        }
+        if (streamed || streamed.error().code == ErrorCode::Cancelled)
+            return streamed;
+    }
     std::vector<uint8_t> inflated;
     auto raw = decompressIfCompressed(data, inflated, options.limits, progress);
     if (!raw)

@@ -342,6 +342,119 @@ std::set<std::string> usedStrings(const Profile& p)
     return out;
 }
 
+/// The streamed read of gzip input (inflated on a thread as the samples are decoded) must give
+/// what reading the inflated bytes whole gives: the same error, or the same tables, string ids,
+/// stack ids and label sets.
+void compareReads(const Result<Profile>& whole, const Result<Profile>& streamed)
+{
+    QCOMPARE(streamed.ok(), whole.ok());
+    if (!whole.ok()) {
+        QCOMPARE(int(streamed.error().code), int(whole.error().code));
+        QCOMPARE(streamed.error().message, whole.error().message);
+        return;
+    }
+    const Profile& a = *whole;
+    const Profile& b = *streamed;
+    QCOMPARE(b.strings.size(), a.strings.size());
+    for (size_t i = 0; i < a.strings.size(); ++i)
+        QCOMPARE(b.str(StringId(uint32_t(i))), a.str(StringId(uint32_t(i))));
+    QCOMPARE(b.sampleTypes.size(), a.sampleTypes.size());
+    for (size_t i = 0; i < a.sampleTypes.size(); ++i) {
+        QVERIFY(b.sampleTypes[i].type == a.sampleTypes[i].type);
+        QVERIFY(b.sampleTypes[i].unit == a.sampleTypes[i].unit);
+    }
+    QCOMPARE(b.defaultSampleType, a.defaultSampleType);
+    QVERIFY(b.periodType.type == a.periodType.type && b.periodType.unit == a.periodType.unit);
+    QCOMPARE(b.period, a.period);
+    QCOMPARE(b.timeNanos, a.timeNanos);
+    QCOMPARE(b.durationNanos, a.durationNanos);
+    QVERIFY(b.comments == a.comments);
+    QVERIFY(b.dropFrames == a.dropFrames && b.keepFrames == a.keepFrames && b.docUrl == a.docUrl);
+    QCOMPARE(b.mappings.size(), a.mappings.size());
+    for (size_t i = 0; i < a.mappings.size(); ++i) {
+        const Mapping &x = a.mappings[i], &y = b.mappings[i];
+        QVERIFY(x.start == y.start && x.limit == y.limit && x.offset == y.offset && x.file == y.file
+            && x.buildId == y.buildId && x.flags == y.flags && x.sourceId == y.sourceId);
+    }
+    QCOMPARE(b.functions.size(), a.functions.size());
+    for (size_t i = 0; i < a.functions.size(); ++i) {
+        const Function &x = a.functions[i], &y = b.functions[i];
+        QVERIFY(x.name == y.name && x.systemName == y.systemName && x.file == y.file && x.startLine == y.startLine
+            && x.sourceId == y.sourceId);
+    }
+    QCOMPARE(b.locations.size(), a.locations.size());
+    for (size_t i = 0; i < a.locations.size(); ++i) {
+        const Location &x = a.locations[i], &y = b.locations[i];
+        QVERIFY(x.mapping == y.mapping && x.address == y.address && x.linesBegin == y.linesBegin
+            && x.lineCount == y.lineCount && x.status == y.status && x.kind == y.kind && x.isFolded == y.isFolded
+            && x.sourceId == y.sourceId);
+    }
+    QCOMPARE(b.lines.size(), a.lines.size());
+    for (size_t i = 0; i < a.lines.size(); ++i)
+        QVERIFY(b.lines[i].function == a.lines[i].function && b.lines[i].line == a.lines[i].line
+            && b.lines[i].column == a.lines[i].column);
+    QVERIFY(b.stackBegin == a.stackBegin);
+    QVERIFY(b.stackLocations == a.stackLocations);
+    QVERIFY(b.sampleStacks == a.sampleStacks);
+    QVERIFY(b.sampleValues == a.sampleValues);
+    QVERIFY(b.labels == a.labels);
+    QVERIFY(b.labelSetBegin == a.labelSetBegin);
+    QVERIFY(b.sampleLabelSets == a.sampleLabelSets);
+}
+
+/// n samples over 60 locations whose ids are idOf(1..60), stacks of 1-40 frames (a few of them
+/// repeated), thread labels (a string value, from a table that holds "" and "worker-3" twice)
+/// and numeric ones with units, some of which pprof drops (no value).
+pb::Profile streamedProfile(int n, uint64_t (*idOf)(uint64_t))
+{
+    pb::Profile src = baseProfile();
+    src.clear_sample();
+    src.clear_location();
+    for (uint64_t i = 1; i <= 60; ++i) {
+        auto* l = src.add_location();
+        l->set_id(idOf(i));
+        l->set_mapping_id(1);
+        l->set_address(0x401000 + i * 16);
+        addLine(l, 1 + i % 2, int64_t(i));
+    }
+    const int64_t thread = S(src, "thread");
+    const int64_t bytes = S(src, "bytes");
+    const int64_t unit = S(src, "byte");
+    src.add_string_table(""); // "" again, at another index
+    const int64_t otherEmpty = src.string_table_size() - 1;
+    std::vector<int64_t> workers;
+    for (int w = 0; w < 8; ++w)
+        workers.push_back(S(src, "worker-" + std::to_string(w)));
+    src.add_string_table("worker-3"); // the same string at a second index
+    workers.push_back(src.string_table_size() - 1);
+    uint64_t state = 11;
+    for (int i = 0; i < n; ++i) {
+        state = state * 6364136223846793005ull + 1442695040888963407ull;
+        auto* s = src.add_sample();
+        const int depth = (state >> 60) < 4 ? 3 : 1 + int((state >> 33) % 40);
+        uint64_t h = state;
+        for (int d = 0; d < depth; ++d) {
+            h = h * 0x9e3779b97f4a7c15ull + 7;
+            s->add_location_id(idOf(1 + ((state >> 60) < 4 ? uint64_t(d) : (h >> 40) % 60)));
+        }
+        s->add_value(1);
+        s->add_value(int64_t(state >> 44));
+        if (i % 5 != 0) {
+            auto* lab = s->add_label();
+            lab->set_key(thread);
+            lab->set_str(i % 7 == 0 ? otherEmpty : workers[size_t(state >> 36) % workers.size()]);
+        }
+        if (i % 3 == 0) {
+            auto* lab = s->add_label();
+            lab->set_key(bytes);
+            lab->set_num(i % 9 == 0 ? 0 : int64_t(state >> 50));
+            if (i % 2 == 0)
+                lab->set_num_unit(unit);
+        }
+    }
+    return src;
+}
+
 class RecordingProgress : public Progress {
 public:
     void setProgress(uint64_t done, uint64_t total) override { calls.push_back({ done, total }); }
@@ -1410,6 +1523,120 @@ private slots:
 
     // go tool pprof (the format's reference reader) accepts what writePprofFile writes and sees
     // the same samples and totals.
+    void streamedReadIsTheWholeRead_data()
+    {
+        QTest::addColumn<QByteArray>("raw");
+        QTest::addColumn<bool>("streams"); // else the stream gives up and the file is read whole
+        QTest::addRow("base") << qbytes(serialize(baseProfile())) << true;
+        {
+            const auto rich = encodePprof(richProfile());
+            QTest::addRow("rich") << QByteArray(reinterpret_cast<const char*>(rich.data()), qsizetype(rich.size())) << true;
+        }
+        const int n = 80000; // about 2 MB inflated: eight chunks
+        const auto identity = +[](uint64_t i) { return i; };
+        const pb::Profile plain = streamedProfile(n, identity);
+        QTest::addRow("labels, ids 1..n") << qbytes(serialize(plain)) << true;
+        QTest::addRow("ids dense, not 1..n") << qbytes(serialize(streamedProfile(n, +[](uint64_t i) { return 3 * i + 5; }))) << true;
+        QTest::addRow("ids sparse") << qbytes(serialize(streamedProfile(n, +[](uint64_t i) -> uint64_t { return i * 1000003; }))) << true;
+        QTest::addRow("ids over 2^32") << qbytes(serialize(streamedProfile(n, +[](uint64_t i) -> uint64_t { return (uint64_t(1) << 33) + i; }))) << false;
+        {
+            // Tables and strings before the samples: two messages concatenated merge.
+            pb::Profile tables = plain;
+            tables.clear_sample();
+            pb::Profile samples;
+            *samples.mutable_sample() = plain.sample();
+            QTest::addRow("tables first") << qbytes(serialize(tables) + serialize(samples)) << true;
+            pb::Profile types;
+            *types.mutable_sample_type() = plain.sample_type();
+            pb::Profile rest = plain;
+            rest.clear_sample_type();
+            QTest::addRow("sample types after the samples") << qbytes(serialize(rest) + serialize(types)) << false;
+        }
+        {
+            // One stack of 150000 frames (about 300 KB): a message longer than a chunk.
+            pb::Profile big = streamedProfile(n / 2, identity);
+            auto* s = big.mutable_sample(n / 4);
+            for (int k = 0; k < 150000; ++k)
+                s->add_location_id(1 + uint64_t(k) % 60);
+            QTest::addRow("a stack longer than a chunk") << qbytes(serialize(big)) << true;
+        }
+        {
+            std::string bytes = serialize(plain);
+            symflame::test::UnpackedSamples unpacked;
+            for (int i = 0; i < 3000; ++i) {
+                auto* u = unpacked.add_sample();
+                u->add_location_id(1 + uint64_t(i) % 60);
+                u->add_location_id(1 + uint64_t(i) % 13);
+                u->add_value(1);
+                u->add_value(i);
+            }
+            QTest::addRow("unpacked ids") << qbytes(bytes + serialize(unpacked)) << true;
+        }
+        // Errors the stream meets: the file is then read whole, and that error is the answer.
+        {
+            pb::Profile bad = plain;
+            bad.mutable_sample(n - 17)->add_location_id(61);
+            QTest::addRow("unknown location late") << qbytes(serialize(bad)) << false;
+            bad = plain;
+            bad.mutable_sample(n / 2 + 1)->mutable_label(0)->set_str(100000); // its thread label
+            QTest::addRow("label string out of range") << qbytes(serialize(bad)) << false;
+            bad = plain;
+            bad.mutable_sample(n / 3)->add_value(5);
+            QTest::addRow("a third value") << qbytes(serialize(bad)) << false;
+            bad = plain;
+            bad.mutable_location(7)->set_mapping_id(9);
+            QTest::addRow("location of no mapping") << qbytes(serialize(bad)) << false;
+        }
+        {
+            const std::string bytes = serialize(plain);
+            QTest::addRow("cut inside the strings") << qbytes(bytes.substr(0, bytes.size() - 3)) << false;
+            QTest::addRow("cut inside the samples") << qbytes(bytes.substr(0, bytes.size() / 2 + 1)) << false;
+            // A packed location_id that ends inside a varint.
+            QTest::addRow("a malformed sample") << qbytes(bytes + sampleField(std::string("\x0a\x02\x81\x81", 4))) << false;
+        }
+    }
+
+    void streamedReadIsTheWholeRead()
+    {
+        QFETCH(QByteArray, raw);
+        QFETCH(bool, streams);
+        const std::string bytes(raw.constData(), size_t(raw.size()));
+        RecordingProgress progress;
+        compareReads(readPprof(span(bytes)), readPprof(span(gzipped(bytes)), {}, &progress));
+        // Read whole, the file is decompressed first.
+        const bool wasWhole
+            = std::find(progress.stages.begin(), progress.stages.end(), "decompressing") != progress.stages.end();
+        QCOMPARE(wasWhole, !streams);
+    }
+
+    // loadProfile streams a gzip file when its first inflated megabyte is pprof, with progress
+    // along the way, and can be cancelled.
+    void loadStreamsGzipPprof()
+    {
+        const std::string bytes = serialize(streamedProfile(200000, +[](uint64_t i) { return i; }));
+        QVERIFY(bytes.size() > (size_t(3) << 20));
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("big.pb.gz").toStdString();
+        QVERIFY(writeFileAtomically(path, span(gzipped(bytes))).ok());
+        RecordingProgress progress;
+        ProfileFormat format = ProfileFormat::Unknown;
+        auto loaded = loadProfile(path, {}, &progress, &format);
+        QCOMPARE(int(format), int(ProfileFormat::Pprof));
+        compareReads(readPprof(span(bytes)), loaded);
+        QVERIFY(std::find(progress.stages.begin(), progress.stages.end(), "reading samples") != progress.stages.end());
+        QVERIFY(std::find(progress.stages.begin(), progress.stages.end(), "decompressing") == progress.stages.end());
+        QVERIFY(progress.calls.size() >= 2);
+        for (size_t i = 1; i < progress.calls.size(); ++i)
+            QVERIFY(double(progress.calls[i].first) / double(progress.calls[i].second)
+                >= double(progress.calls[i - 1].first) / double(progress.calls[i - 1].second));
+
+        RecordingProgress cancelling;
+        cancelling.cancelAfterCalls = 1;
+        auto c = loadProfile(path, {}, &cancelling);
+        QVERIFY(!c.ok());
+        QCOMPARE(int(c.error().code), int(ErrorCode::Cancelled));
+    }
+
     void goToolPprofReadsOurFiles()
     {
         const QString go = QStandardPaths::findExecutable("go");
