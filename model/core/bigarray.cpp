@@ -4,6 +4,7 @@
 
 #ifdef __linux__
 #include <sys/mman.h>
+#include <unistd.h>
 #endif
 
 namespace symflame::model {
@@ -18,6 +19,21 @@ void adviseHugePages(const void* p, size_t bytes)
     const auto end = (reinterpret_cast<uintptr_t>(p) + bytes) & ~(kHuge - 1);
     if (end > begin)
         (void)::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE); // a hint: errors change nothing
+#else
+    (void)p;
+    (void)bytes;
+#endif
+}
+
+void populatePages(const void* p, size_t bytes)
+{
+#ifdef __linux__
+    constexpr int kPopulateWrite = 23; // MADV_POPULATE_WRITE, where the headers lack it
+    static const auto page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
+    const auto begin = (reinterpret_cast<uintptr_t>(p) + page - 1) & ~(page - 1);
+    const auto end = (reinterpret_cast<uintptr_t>(p) + bytes) & ~(page - 1);
+    if (p && end > begin)
+        (void)::madvise(reinterpret_cast<void*>(begin), end - begin, kPopulateWrite); // EINVAL before 5.14
 #else
     (void)p;
     (void)bytes;

@@ -21,6 +21,11 @@ inline constexpr size_t kBigArrayBytes = size_t(4) << 20;
 /// less than kBigArrayBytes or where the system has no such advice.
 void adviseHugePages(const void* p, size_t bytes);
 
+/// Maps the pages inside [p, p + bytes) now, writable, in one call (Linux 5.14's
+/// MADV_POPULATE_WRITE), as first writes would one fault at a time: on this project's virtual
+/// machines several times faster. Contents do not change. Elsewhere nothing happens.
+void populatePages(const void* p, size_t bytes);
+
 /// v.reserve(n), with the reserved memory advised huge when it is big and was newly allocated.
 /// For any contiguous container with reserve/capacity/data (std::vector, std::string).
 template <class Container>

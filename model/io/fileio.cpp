@@ -91,18 +91,11 @@ void resizeMapped(Buffer& buffer, size_t n)
 {
     buffer.clear();
     buffer.reserve(n);
-#ifdef __linux__
     constexpr size_t kFrom = size_t(4) << 20; // below, faults cost too little to matter
     if (n >= kFrom) {
-        constexpr int kPopulateWrite = 23; // MADV_POPULATE_WRITE, where the headers lack it
-        const auto page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
-        const auto begin = (reinterpret_cast<uintptr_t>(buffer.data()) + page - 1) & ~(page - 1);
-        const auto end = (reinterpret_cast<uintptr_t>(buffer.data()) + n) & ~(page - 1);
         adviseHugePages(buffer.data(), n); // before populating: then in 2 MiB pages where it can
-        if (end > begin)
-            (void)::madvise(reinterpret_cast<void*>(begin), end - begin, kPopulateWrite); // EINVAL before 5.14
+        populatePages(buffer.data(), n);
     }
-#endif
     buffer.resize(n);
 }
 
@@ -341,6 +334,7 @@ FileContents& FileContents::operator=(FileContents&& other) noexcept
         m_fd = std::exchange(other.m_fd, -1);
         m_guard = std::exchange(other.m_guard, -1);
         m_changed = std::exchange(other.m_changed, false);
+        m_dropped = std::exchange(other.m_dropped, 0);
         m_bytes = std::exchange(other.m_bytes, {});
         other.m_read.clear();
     }
@@ -369,6 +363,19 @@ void FileContents::release()
         ::close(std::exchange(m_fd, -1));
     FileBytes().swap(m_read);
     m_bytes = {};
+    m_dropped = 0;
+}
+
+void FileContents::dropPagesBefore(size_t offset)
+{
+    constexpr size_t kStep = size_t(16) << 20; // madvise once per this many bytes read
+    if (!m_map || offset > m_mapSize || offset < m_dropped + kStep)
+        return;
+    const auto page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
+    const size_t end = offset & ~(page - 1);
+    // A private mapping of a file that was never written: its pages come back from the file.
+    (void)::madvise(m_map, end, MADV_DONTNEED);
+    m_dropped = end;
 }
 
 Result<FileContents> readFileContents(const std::string& path, uint64_t maxBytes)

@@ -74,6 +74,10 @@ public:
     bool changedWhileRead() const;
     /// Unmaps or frees the bytes now (bytes() becomes empty); changedWhileRead() keeps its answer.
     void release();
+    /// Tells that bytes()[0, offset) will not be read for a while: a mapped file's pages there
+    /// are let go (read from the file again if they are; the bytes stay the same), so that a
+    /// reader that streams through a big file does not hold all of it. Read files keep theirs.
+    void dropPagesBefore(size_t offset);
 
 private:
     friend Result<FileContents> readFileContents(const std::string& path, uint64_t maxBytes);
@@ -83,6 +87,7 @@ private:
     int m_fd = -1; ///< the mapped file, kept open to see whether it shrank
     int m_guard = -1; ///< the SIGBUS guard's slot of the mapping
     bool m_changed = false;
+    size_t m_dropped = 0; ///< bytes at the start whose pages were let go
     std::span<const uint8_t> m_bytes;
 };
 

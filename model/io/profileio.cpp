@@ -199,9 +199,9 @@ bool prefixDecides(std::span<const uint8_t> prefix)
 
 // A gzip-compressed pprof file, when its first inflated bytes tell so, is read as a stream
 // (readPprof) and never inflated whole; nullopt for any other file.
-std::optional<Result<Profile>> loadStreamedPprof(
-    std::span<const uint8_t> bytes, const LoadOptions& options, Progress* progress)
+std::optional<Result<Profile>> loadStreamedPprof(FileContents& file, const LoadOptions& options, Progress* progress)
 {
+    const std::span<const uint8_t> bytes = file.bytes();
     if (!isGzip(bytes))
         return std::nullopt;
     std::vector<uint8_t> prefix(kSniffBytes);
@@ -217,6 +217,7 @@ std::optional<Result<Profile>> loadStreamedPprof(
         return std::nullopt;
     PprofReadOptions po;
     po.limits = options.limits;
+    po.inputDoneBefore = [&file](size_t offset) { file.dropPagesBefore(offset); };
     return readPprof(bytes, po, progress);
 }
 
@@ -226,7 +227,7 @@ Result<Profile> loadFrom(
 {
     std::vector<uint8_t> inflated;
     const std::span<const uint8_t> bytes = file.bytes();
-    if (auto streamed = loadStreamedPprof(bytes, options, progress)) {
+    if (auto streamed = loadStreamedPprof(file, options, progress)) {
         if (format)
             *format = ProfileFormat::Pprof;
         if (!*streamed)

@@ -9,6 +9,7 @@
 #include "model/core/result.h"
 
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <string>
 #include <vector>
@@ -17,6 +18,9 @@ namespace symflame::model {
 
 struct PprofReadOptions {
     DecompressLimits limits;
+    /// Called now and then while gzip input is streamed with how many bytes at its start the
+    /// reader is done with (FileContents::dropPagesBefore), from the reading thread.
+    std::function<void(size_t)> inputDoneBefore;
 };
 
 /// Reads a pprof profile, gzip-compressed or raw (detected). gzip input is inflated on a second

@@ -351,11 +351,12 @@ public:
 
     /// A decoder of the stream that pipe inflates (sizeHint: the inflated size, if known, to
     /// reserve room by).
-    PprofDecoder(InflatePipe& pipe, uint64_t sizeHint, Progress* progress)
+    PprofDecoder(InflatePipe& pipe, uint64_t sizeHint, std::function<void(size_t)> inputDoneBefore, Progress* progress)
         : m_origin(nullptr)
         , m_progress(progress)
         , m_pipe(&pipe)
         , m_sizeHint(sizeHint)
+        , m_inputDoneBefore(std::move(inputDoneBefore))
         , m_streaming(true)
     {
     }
@@ -1206,6 +1207,10 @@ private:
             }
             if (m_progress && m_progress->isCancelled())
                 return makeError(ErrorCode::Cancelled, "cancelled");
+            // The inflater is past what it consumed; a margin for what it may still look at.
+            constexpr uint64_t kMargin = uint64_t(1) << 20;
+            if (m_inputDoneBefore && pipe.consumed() > kMargin)
+                m_inputDoneBefore(static_cast<size_t>(pipe.consumed() - kMargin));
         }
         if (held >= 0)
             pipe.release(held);
@@ -1365,6 +1370,7 @@ private:
 
     InflatePipe* m_pipe = nullptr;
     uint64_t m_sizeHint = 0;
+    std::function<void(size_t)> m_inputDoneBefore;
     bool m_streaming = false;
     ByteArena m_kept; ///< the tables' messages of a streamed file
     std::vector<LocationId> m_stack = std::vector<LocationId>(256);
@@ -1425,7 +1431,7 @@ Result<Profile> readPprof(std::span<const uint8_t> data, const PprofReadOptions&
                     hint = hint << 8 | data[data.size() - i]; // little-endian
             InflatePipe pipe(data, options.limits, hint);
             if (pipe.start()) {
-                PprofDecoder decoder(pipe, hint < data.size() ? 0 : hint, progress);
+                PprofDecoder decoder(pipe, hint < data.size() ? 0 : hint, options.inputDoneBefore, progress);
                 streamed = decoder.run();
             }
         }

@@ -154,6 +154,36 @@ private slots:
         QVERIFY(moved.bytes().empty() && !moved.changedWhileRead());
     }
 
+    // dropPagesBefore lets a mapped file's pages go (the process holds less of it) and the bytes
+    // read as before.
+    void droppedPagesReadTheSame()
+    {
+        const QString path = m_dir->filePath("streamed");
+        QByteArray content(40 * 1024 * 1024 + 3, '\0');
+        for (qsizetype i = 0; i < content.size(); ++i)
+            content[i] = static_cast<char>(i * 31 + (i >> 12));
+        writePlain(path, content);
+        auto c = readFileContents(path.toStdString());
+        QVERIFY(c.ok() && c->mapped());
+        const auto rssFileKb = [] {
+            QFile status("/proc/self/status");
+            if (!status.open(QIODevice::ReadOnly))
+                return qint64(-1);
+            for (const QByteArray& line : status.readAll().split('\n'))
+                if (line.startsWith("RssFile:"))
+                    return line.mid(8).trimmed().split(' ').value(0).toLongLong();
+            return qint64(-1);
+        };
+        const qint64 before = rssFileKb();
+        c->dropPagesBefore(8 << 20); // less than one step: nothing yet
+        QVERIFY(rssFileKb() > before - 4 * 1024);
+        c->dropPagesBefore(32 << 20);
+        const qint64 after = rssFileKb();
+        QVERIFY2(before > 0 && before - after >= 28 * 1024, qPrintable(QStringLiteral("%1 kB, then %2 kB").arg(before).arg(after)));
+        QCOMPARE(QByteArray(reinterpret_cast<const char*>(c->bytes().data()), qsizetype(c->bytes().size())), content);
+        QVERIFY(!c->changedWhileRead());
+    }
+
     // A mapped file cut short by another program while it is read: the bytes past its new end
     // read as zeros instead of a SIGBUS ending the process, and changedWhileRead() says so; a
     // mapping of another file is not affected.
