@@ -182,7 +182,7 @@ constexpr size_t kSniffBytes = size_t(1) << 20;
 // True when the format detectFormat gives for a file's first bytes is the one it gives for the
 // whole file: the protobuf sniffers look at the first 64 fields (from the start, and from byte 4
 // for a length-prefixed Collector file), which must lie inside the prefix or end it in an error
-// of their own; the text sniffers at the first line, which must end inside it.
+// of their own; the text sniffers at the first line, which must end within its first 4 KiB.
 bool prefixDecides(std::span<const uint8_t> prefix)
 {
     const auto fieldsInside = [&](size_t from) {
@@ -193,8 +193,9 @@ bool prefixDecides(std::span<const uint8_t> prefix)
                 return d.failed() && d.error() != DecodeError::Truncated;
         return true;
     };
-    const auto lineEnd = std::find(prefix.begin(), prefix.begin() + std::min<size_t>(prefix.size(), 4096), '\n');
-    return prefix.size() > 4 && lineEnd != prefix.end() && fieldsInside(0) && fieldsInside(4);
+    const auto firstBytes = prefix.first(std::min<size_t>(prefix.size(), 4096));
+    const bool lineEnds = std::find(firstBytes.begin(), firstBytes.end(), '\n') != firstBytes.end();
+    return prefix.size() > 4 && lineEnds && fieldsInside(0) && fieldsInside(4);
 }
 
 // A gzip-compressed pprof file, when its first inflated bytes tell so, is read as a stream

@@ -1630,6 +1630,20 @@ private slots:
             QVERIFY(double(progress.calls[i].first) / double(progress.calls[i].second)
                 >= double(progress.calls[i - 1].first) / double(progress.calls[i - 1].second));
 
+        // A file whose first line (up to the first byte 0x0a) is longer than 4 KiB could be a
+        // text profile to the sniffers that read the first line: read whole, the same profile.
+        {
+            // An unknown field 100 of 5000 bytes 'x' first (tag a2 06, length 88 27), which
+            // readers skip.
+            const std::string longLine = std::string("\xa2\x06\x88\x27", 4) + std::string(5000, 'x') + bytes;
+            QVERIFY(longLine.find('\n') > 4096);
+            const std::string longPath = dir.filePath("long-line.pb.gz").toStdString();
+            QVERIFY(writeFileAtomically(longPath, span(gzipped(longLine))).ok());
+            RecordingProgress whole;
+            compareReads(readPprof(span(longLine)), loadProfile(longPath, {}, &whole));
+            QVERIFY(std::find(whole.stages.begin(), whole.stages.end(), "decompressing") != whole.stages.end());
+        }
+
         RecordingProgress cancelling;
         cancelling.cancelAfterCalls = 1;
         auto c = loadProfile(path, {}, &cancelling);
