@@ -777,6 +777,17 @@ private:
 
     enum class PackedResult { Ok, UnknownId, Malformed };
 
+    /// The tentative row of location id (id - 1), kept in *maxRow's maximum; kNone when it does not
+    /// fit (id 0 wraps to huge).
+    static uint32_t tentativeRow(uint64_t id, uint32_t* maxRow)
+    {
+        if (id - 1 >= IdIndex::kNone)
+            return IdIndex::kNone;
+        const auto row = static_cast<uint32_t>(id - 1);
+        *maxRow = std::max(*maxRow, row);
+        return row;
+    }
+
     // The hot loop of reading: decodes packed location ids straight into the stack, with the
     // identity id mapping (what every known writer produces) as a plain range check.
     // stack is scratch space whose first depth entries are used; it only ever grows, so that
@@ -821,9 +832,7 @@ private:
             }
             uint32_t row;
             if constexpr (Tentative) {
-                row = id - 1 < IdIndex::kNone ? static_cast<uint32_t>(id - 1) : IdIndex::kNone; // id 0 wraps to huge
-                if (row != IdIndex::kNone)
-                    *maxRow = std::max(*maxRow, row);
+                row = tentativeRow(id, maxRow);
             } else if (identity) {
                 row = static_cast<uint32_t>(id - 1);
                 if (id - 1 >= count) [[unlikely]]
@@ -1157,7 +1166,6 @@ private:
         std::span<const uint8_t> carry;
         std::vector<uint8_t> spill;
         bool spilling = false;
-        uint64_t before = 0; // inflated bytes before the window
         for (;;) {
             const InflatePipe::Chunk chunk = pipe.next();
             if (chunk.buffer < 0)
@@ -1196,7 +1204,6 @@ private:
                     return invalid("not a protobuf message: " + d.errorText());
                 used = f.offset; // the field the window ends inside
             }
-            before += used;
             carry = window.subspan(used);
             if (spilling && carry.size() <= InflatePipe::kHeadroom) {
                 // Carried on from the spill buffer, which stays as it is until the next chunk.
@@ -1218,9 +1225,7 @@ private:
             return *pipe.error();
         if (!carry.empty())
             return makeError(ErrorCode::Truncated, "truncated protobuf");
-        if (before == 0)
-            return invalid("empty file after decompression");
-        if (!m_sawKnown)
+        if (!m_sawKnown) // also an empty stream
             return invalid("not a pprof profile: none of its fields is a pprof field");
         if (m_progress)
             m_progress->setProgress(pipe.inputSize(), pipe.inputSize());
@@ -1266,12 +1271,12 @@ private:
                         != PackedResult::Ok)
                         return streamGivesUp("a bad or large location id");
                 } else if (sf.type == WireType::Varint) {
-                    if (sf.value - 1 >= IdIndex::kNone)
+                    const uint32_t row = tentativeRow(sf.value, &m_maxRow);
+                    if (row == IdIndex::kNone)
                         return streamGivesUp("a bad or large location id");
                     if (m_stack.size() == depth)
                         m_stack.resize(m_stack.size() * 2 + 16);
-                    m_stack[depth++] = LocationId(static_cast<uint32_t>(sf.value - 1));
-                    m_maxRow = std::max(m_maxRow, static_cast<uint32_t>(sf.value - 1));
+                    m_stack[depth++] = LocationId(row);
                 } else {
                     return streamGivesUp("a location id of another wire type");
                 }
@@ -1358,8 +1363,6 @@ private:
                     p.setSampleLabelSet(i, p.internLabelSet(*labels));
             }
         }
-        if (m_progress)
-            m_progress->setProgress(m_pipe->inputSize(), m_pipe->inputSize());
         return Status::success();
     }
 
