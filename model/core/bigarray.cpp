@@ -1,5 +1,6 @@
 #include "model/core/bigarray.h"
 
+#include <algorithm>
 #include <cstdint>
 
 #ifdef __linux__
@@ -38,6 +39,41 @@ void populatePages(const void* p, size_t bytes)
     (void)p;
     (void)bytes;
 #endif
+}
+
+void PrefaultAhead::set(size_t i, const void* begin, size_t bytes)
+{
+    const auto b = reinterpret_cast<uintptr_t>(begin);
+    m_begin[i].store(b, std::memory_order_relaxed);
+    m_written[i].store(b, std::memory_order_relaxed);
+    m_end[i].store(b + bytes, std::memory_order_release); // last: run() reads the others after it
+}
+
+void PrefaultAhead::written(size_t i, const void* upTo)
+{
+    m_written[i].store(reinterpret_cast<uintptr_t>(upTo), std::memory_order_relaxed);
+}
+
+void PrefaultAhead::run(size_t ahead)
+{
+    for (size_t i = 0; i < kRanges; ++i) {
+        const uintptr_t end = m_end[i].load(std::memory_order_acquire);
+        if (end == 0)
+            continue;
+        const uintptr_t begin = m_begin[i].load(std::memory_order_relaxed);
+        const uintptr_t written = m_written[i].load(std::memory_order_relaxed);
+        if (written < begin || written > end) { // the array moved: leave it
+            m_end[i].store(0, std::memory_order_relaxed);
+            continue;
+        }
+        static const auto page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
+        const uintptr_t from = std::max(m_mapped[i], written & ~(page - 1));
+        const uintptr_t to = std::min(end, written + ahead) & ~(page - 1);
+        if (to > from) {
+            populatePages(reinterpret_cast<const void*>(from), to - from);
+            m_mapped[i] = to;
+        }
+    }
 }
 
 } // namespace symflame::model

@@ -9,7 +9,10 @@
 // changes but the call's cost (microseconds).
 #pragma once
 
+#include <array>
+#include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 namespace symflame::model {
@@ -25,6 +28,31 @@ void adviseHugePages(const void* p, size_t bytes);
 /// MADV_POPULATE_WRITE), as first writes would one fault at a time: on this project's virtual
 /// machines several times faster. Contents do not change. Elsewhere nothing happens.
 void populatePages(const void* p, size_t bytes);
+
+/// Maps the pages of arrays one thread fills from a second thread, a little ahead of the writes,
+/// so that the kernel's zeroing of fresh pages (on a virtual machine, about a quarter of reading
+/// a big profile) runs on the core that has time for it. The filling thread sets each array's
+/// reserved range once and says after a while how far it has written; the other thread calls
+/// run() now and then. Mapping changes no contents, so a range the array has since left (it grew
+/// past its reservation and moved) costs at most pages mapped for nothing.
+class PrefaultAhead {
+public:
+    static constexpr size_t kRanges = 4;
+
+    /// Filling thread: array i is reserved as [begin, begin + bytes).
+    void set(size_t i, const void* begin, size_t bytes);
+    /// Filling thread: array i holds data up to upTo; an address outside its range (it moved)
+    /// ends the mapping of it.
+    void written(size_t i, const void* upTo);
+    /// Other thread: maps each array's pages up to `ahead` bytes past what was written.
+    void run(size_t ahead);
+
+private:
+    std::array<std::atomic<uintptr_t>, kRanges> m_begin {};
+    std::array<std::atomic<uintptr_t>, kRanges> m_end {};
+    std::array<std::atomic<uintptr_t>, kRanges> m_written {};
+    std::array<uintptr_t, kRanges> m_mapped {}; ///< the other thread's own
+};
 
 /// v.reserve(n), with the reserved memory advised huge when it is big and was newly allocated.
 /// For any contiguous container with reserve/capacity/data (std::vector, std::string).

@@ -10,8 +10,9 @@
 // looked up as bytes; only bytes not seen before are decoded frame by frame (and deduplicated
 // by content, which also catches the same stack written differently).
 //
-// gzip input is not inflated whole: an InflatePipe inflates it on a thread of its own and the
-// top-level fields are decoded from its chunks as they come (scanStream). Writers put the samples
+// gzip input is not inflated whole: an InflatePipe inflates it on a thread of its own, a second
+// thread splits its chunks into top-level fields and decodes the samples among them, and the
+// reading thread interns their stacks as they come (scanStream). Writers put the samples
 // first (Go's runtime/pprof, pprof itself, and symflame write samples, then the tables, then the
 // strings), so a streamed sample's location ids are kept tentatively as rows (id - 1), checked or
 // mapped once the location table is read, and its labels keep their string indices until the
@@ -25,6 +26,7 @@
 #include "model/io/pprof/pprof.h"
 
 #include "model/io/inflatepipe.h"
+#include "model/core/handoff.h"
 #include "model/io/protowire.h"
 #include "model/core/bigarray.h"
 
@@ -506,13 +508,6 @@ private:
         return Status::success();
     }
 
-    /// The bytes of a table's message, as they stay readable until the tables are decoded: the
-    /// input's own when it is held whole, else a copy (the stream's chunks are reused).
-    std::span<const uint8_t> keep(std::span<const uint8_t> bytes)
-    {
-        return m_streaming ? m_kept.keep(bytes) : bytes;
-    }
-
     /// One top-level field: tables are noted, strings and scalars read; samples are noted for
     /// later when the input is held whole, decoded at once when it is streamed.
     Status topLevelField(const Field& f)
@@ -530,11 +525,11 @@ private:
         case kSampleType:
             if (m_streaming && m_sampleCount > 0)
                 return streamGivesUp("a sample type after the first sample");
-            m_sampleTypeSpans.push_back(keep(f.bytes));
+            m_sampleTypeSpans.push_back(f.bytes);
             break;
         case kSample:
-            if (m_streaming)
-                return streamSample(f);
+            if (m_streaming) // its wire type is checked above: splitField decodes the others
+                return streamGivesUp("a sample the splitting thread did not take");
             if (m_sampleCount == 0)
                 m_samplesBegin = f.offset;
             if (m_sampleCount % kSampleMarkEvery == 0)
@@ -543,13 +538,13 @@ private:
             ++m_sampleCount;
             break;
         case kMapping:
-            m_mappingSpans.push_back(keep(f.bytes));
+            m_mappingSpans.push_back(f.bytes);
             break;
         case kLocation:
-            m_locationSpans.push_back(keep(f.bytes));
+            m_locationSpans.push_back(f.bytes);
             break;
         case kFunction:
-            m_functionSpans.push_back(keep(f.bytes));
+            m_functionSpans.push_back(f.bytes);
             break;
         case kStringTable:
             if (m_fileStringCount == 0 && !f.bytes.empty())
@@ -576,7 +571,7 @@ private:
             m_profile.durationNanos = f.asInt64();
             break;
         case kPeriodType:
-            m_periodTypeSpans.push_back(keep(f.bytes));
+            m_periodTypeSpans.push_back(f.bytes);
             break;
         case kPeriod:
             m_profile.period = f.asInt64();
@@ -1154,18 +1149,109 @@ private:
         return invalid(std::string("streamed reading gives up: ") + why);
     }
 
-    /// Reads the stream's top-level fields in order, decoding samples as they come. A message cut
-    /// in two by a chunk's end is carried into the room before the next chunk's bytes (or, when
-    /// larger than that room, collected in a buffer of its own until it is whole).
+    /// What the splitting thread hands over: one chunk's top-level fields in order, the samples
+    /// among them decoded (location ids as tentative rows, labels with their string indices as
+    /// written), every other known field with its bytes kept in m_kept.
+    struct StreamBatch {
+        static constexpr uint32_t kSampleItem = std::numeric_limits<uint32_t>::max();
+        struct Item {
+            uint32_t field = kSampleItem; ///< the field's index in fields, or kSampleItem
+            uint32_t frames = 0, values = 0, labels = 0; ///< a sample's counts in frames, values, labels
+        };
+        std::vector<Item> items;
+        std::vector<LocationId> frames = std::vector<LocationId>(4096); ///< frameCount used, scratch beyond
+        size_t frameCount = 0;
+        std::vector<int64_t> values;
+        std::vector<Label> labels;
+        std::vector<Field> fields;
+        uint32_t maxRow = 0;
+        size_t sampleBytes = 0;
+        uint64_t consumed = 0; ///< the compressed bytes the inflater had consumed
+
+        void clear()
+        {
+            items.clear();
+            frameCount = 0;
+            values.clear();
+            labels.clear();
+            fields.clear();
+            maxRow = 0;
+            sampleBytes = 0;
+        }
+    };
+    using StreamHandoff = Handoff<StreamBatch, 4>;
+
+    /// Reads the stream's top-level fields in order. Three threads share the work: the pipe's
+    /// inflates, a second splits the inflated chunks into fields and decodes the samples
+    /// (splitStream), and this one takes the batches in order (takeBatch): it interns stacks and
+    /// label sets and reads the tables' fields.
     Status scanStream()
     {
-        InflatePipe& pipe = *m_pipe;
         if (m_progress)
             m_progress->setStage("reading samples");
+        StreamHandoff handoff;
+        std::optional<Error> splitError;
+        std::thread splitter;
+        try {
+            splitter = std::thread([&] {
+                splitError = splitStream(handoff);
+                handoff.finish();
+            });
+        } catch (const std::system_error&) {
+            return streamGivesUp("no thread to split on");
+        }
+        struct Joined {
+            StreamHandoff& handoff;
+            std::thread& thread;
+            ~Joined()
+            {
+                handoff.stop();
+                thread.join();
+            }
+        } joined { handoff, splitter };
+        const uint64_t inputSize = m_pipe->inputSize();
+        while (StreamBatch* batch = handoff.next()) {
+            const Status taken = takeBatch(*batch);
+            const uint64_t consumed = batch->consumed;
+            handoff.release(batch);
+            if (!taken)
+                return taken;
+            if (m_progress) {
+                if (m_progress->isCancelled())
+                    return makeError(ErrorCode::Cancelled, "cancelled");
+                m_progress->setProgress(consumed, inputSize);
+            }
+            // The inflater is past what it consumed; a margin for what it may still look at.
+            constexpr uint64_t kMargin = uint64_t(1) << 20;
+            if (m_inputDoneBefore && consumed > kMargin)
+                m_inputDoneBefore(static_cast<size_t>(consumed - kMargin));
+        }
+        if (splitError) // written before finish(), which next() saw
+            return *splitError;
+        if (!m_sawKnown) // also an empty stream
+            return invalid("not a pprof profile: none of its fields is a pprof field");
+        if (m_progress)
+            m_progress->setProgress(inputSize, inputSize);
+        return Status::success();
+    }
+
+    /// The splitting thread: the pipe's chunks split into top-level fields, a batch per chunk. A
+    /// message cut in two by a chunk's end is carried into the room before the next chunk's bytes
+    /// (or, when larger than that room, collected in a buffer of its own until it is whole).
+    /// Returns why the stream ended early, if it did. Touches only m_kept and m_prefault of the
+    /// decoder (and its constant parts) while the decoding thread runs.
+    std::optional<Error> splitStream(StreamHandoff& handoff)
+    {
+        InflatePipe& pipe = *m_pipe;
         int held = -1; // the chunk the carried bytes are in
         std::span<const uint8_t> carry;
         std::vector<uint8_t> spill;
         bool spilling = false;
+        const auto releaseHeld = [&] {
+            if (held >= 0)
+                pipe.release(held);
+            held = -1;
+        };
         for (;;) {
             const InflatePipe::Chunk chunk = pipe.next();
             if (chunk.buffer < 0)
@@ -1176,34 +1262,46 @@ private:
                 if (!carry.empty())
                     std::memmove(start, carry.data(), carry.size());
                 window = { start, carry.size() + chunk.bytes.size() };
-                if (held >= 0)
-                    pipe.release(held);
+                releaseHeld();
                 held = chunk.buffer;
             } else {
                 if (!spilling) {
                     spill.assign(carry.begin(), carry.end());
                     spilling = true;
                 }
-                if (held >= 0)
-                    pipe.release(held);
-                held = -1;
+                releaseHeld();
                 spill.insert(spill.end(), chunk.bytes.begin(), chunk.bytes.end());
                 pipe.release(chunk.buffer);
                 window = spill;
             }
+            StreamBatch* batch = handoff.acquire();
+            if (!batch) { // the decoding thread stopped: nobody reads on
+                releaseHeld();
+                return makeError(ErrorCode::Cancelled, "stopped");
+            }
+            batch->clear();
             Decoder d(window);
             Field f;
             size_t used = 0;
+            std::optional<Error> error;
             while (d.next(f)) {
-                if (Status s = topLevelField(f); !s)
-                    return s;
+                if ((error = splitField(f, *batch)))
+                    break;
                 used = d.position();
             }
-            if (d.failed()) {
+            if (!error && d.failed()) {
                 if (d.error() != DecodeError::Truncated)
-                    return invalid("not a protobuf message: " + d.errorText());
+                    error = invalid("not a protobuf message: " + d.errorText());
                 used = f.offset; // the field the window ends inside
             }
+            if (error) {
+                handoff.release(batch);
+                releaseHeld();
+                return error;
+            }
+            batch->consumed = pipe.consumed();
+            handoff.publish(batch);
+            m_prefault.run(kPrefaultAhead);
             carry = window.subspan(used);
             if (spilling && carry.size() <= InflatePipe::kHeadroom) {
                 // Carried on from the spill buffer, which stays as it is until the next chunk.
@@ -1212,23 +1310,136 @@ private:
                 spill.erase(spill.begin(), spill.begin() + static_cast<std::ptrdiff_t>(used));
                 carry = spill;
             }
-            if (m_progress && m_progress->isCancelled())
-                return makeError(ErrorCode::Cancelled, "cancelled");
-            // The inflater is past what it consumed; a margin for what it may still look at.
-            constexpr uint64_t kMargin = uint64_t(1) << 20;
-            if (m_inputDoneBefore && pipe.consumed() > kMargin)
-                m_inputDoneBefore(static_cast<size_t>(pipe.consumed() - kMargin));
         }
-        if (held >= 0)
-            pipe.release(held);
+        releaseHeld();
         if (pipe.error())
             return *pipe.error();
         if (!carry.empty())
             return makeError(ErrorCode::Truncated, "truncated protobuf");
-        if (!m_sawKnown) // also an empty stream
-            return invalid("not a pprof profile: none of its fields is a pprof field");
-        if (m_progress)
-            m_progress->setProgress(pipe.inputSize(), pipe.inputSize());
+        return std::nullopt;
+    }
+
+    /// One top-level field into the batch: a sample decoded, another known field kept for
+    /// topLevelField (which checks it), an unknown one skipped.
+    std::optional<Error> splitField(const Field& f, StreamBatch& batch)
+    {
+        if (f.number == kSample && f.type == WireType::Len)
+            return splitSample(f, batch);
+        if (f.number >= kMaxSchemaField || kProfileSchema.fields[f.number] == nullptr)
+            return std::nullopt;
+        Field kept = f;
+        kept.bytes = m_kept.keep(f.bytes);
+        batch.items.push_back({ static_cast<uint32_t>(batch.fields.size()) });
+        batch.fields.push_back(kept);
+        return std::nullopt;
+    }
+
+    /// One sample into the batch, its location ids tentative (appendPackedLocations) and its
+    /// labels' string indices as they are (the string table comes last).
+    std::optional<Error> splitSample(const Field& f, StreamBatch& batch) const
+    {
+        StreamBatch::Item item;
+        const size_t framesBegin = batch.frameCount;
+        const size_t valuesBegin = batch.values.size();
+        const size_t labelsBegin = batch.labels.size();
+        Decoder sd(f.bytes);
+        Field sf;
+        while (sd.next(sf)) {
+            switch (sf.number) {
+            case 1: // location_id, leaf first
+                if (sf.type == WireType::Len) {
+                    uint64_t badId = 0;
+                    bool canonical = true;
+                    if (appendPackedLocations<true>(
+                            sf.bytes, batch.frames, batch.frameCount, &badId, &canonical, &batch.maxRow)
+                        != PackedResult::Ok)
+                        return streamGivesUp("a bad or large location id");
+                } else if (sf.type == WireType::Varint) {
+                    const uint32_t row = tentativeRow(sf.value, &batch.maxRow);
+                    if (row == IdIndex::kNone)
+                        return streamGivesUp("a bad or large location id");
+                    if (batch.frames.size() == batch.frameCount)
+                        batch.frames.resize(batch.frames.size() * 2 + 16);
+                    batch.frames[batch.frameCount++] = LocationId(row);
+                } else {
+                    return streamGivesUp("a location id of another wire type");
+                }
+                break;
+            case 2: // value, packed or not
+                if (protowire::forEachVarint(sf, [&](uint64_t v) { batch.values.push_back(static_cast<int64_t>(v)); })
+                    != DecodeError::None)
+                    return streamGivesUp("a malformed value");
+                break;
+            case 3: {
+                if (sf.type != WireType::Len)
+                    return streamGivesUp("a label of another wire type");
+                uint64_t v[kMaxSchemaField] = {};
+                if (Status st = decodeFlat(sf.bytes, kLabelSchema, v); !st)
+                    return st.error();
+                constexpr uint64_t kMax = std::numeric_limits<uint32_t>::max();
+                if (v[1] > kMax || v[2] > kMax || v[4] > kMax)
+                    return streamGivesUp("a label string index over 2^32");
+                batch.labels.push_back({ StringId(static_cast<uint32_t>(v[1])), StringId(static_cast<uint32_t>(v[2])),
+                    static_cast<int64_t>(v[3]), StringId(static_cast<uint32_t>(v[4])) });
+                break;
+            }
+            default:
+                break;
+            }
+        }
+        if (sd.failed())
+            return streamGivesUp("a malformed sample");
+        constexpr size_t kMax = std::numeric_limits<uint32_t>::max();
+        if (batch.frameCount - framesBegin >= kMax || batch.values.size() - valuesBegin >= kMax)
+            return streamGivesUp("a sample of over 2^32 frames or values");
+        item.frames = static_cast<uint32_t>(batch.frameCount - framesBegin);
+        item.values = static_cast<uint32_t>(batch.values.size() - valuesBegin);
+        item.labels = static_cast<uint32_t>(batch.labels.size() - labelsBegin);
+        batch.items.push_back(item);
+        batch.sampleBytes += f.bytes.size();
+        return std::nullopt;
+    }
+
+    /// A batch's items in order: samples appended to the profile (their stacks interned), other
+    /// fields read as topLevelField reads them.
+    Status takeBatch(const StreamBatch& batch)
+    {
+        Profile& p = m_profile;
+        const LocationId* frames = batch.frames.data();
+        const int64_t* values = batch.values.data();
+        const Label* labels = batch.labels.data();
+        for (const StreamBatch::Item& item : batch.items) {
+            if (item.field != StreamBatch::kSampleItem) {
+                if (Status s = topLevelField(batch.fields[item.field]); !s)
+                    return s;
+                continue;
+            }
+            m_sawKnown = true;
+            const size_t nTypes = m_sampleTypeSpans.size();
+            if (nTypes == 0)
+                return invalid("profile has samples but no sample types");
+            if (item.values != nTypes)
+                return streamGivesUp("a sample with another number of values");
+            p.sampleValues.insert(p.sampleValues.end(), values, values + item.values);
+            values += item.values;
+            if (p.stackLocations.size() + item.frames >= std::numeric_limits<uint32_t>::max())
+                return makeError(ErrorCode::TooLarge, "too many distinct stack frames (over 4 billion)");
+            p.sampleStacks.push_back(p.internStack({ frames, item.frames }));
+            frames += item.frames;
+            if (item.labels != 0 || !m_rawSetOfSample.empty()) {
+                if (m_rawSetOfSample.empty())
+                    m_rawSetOfSample.assign(m_sampleCount, 0);
+                m_rawSetOfSample.push_back(m_rawLabels.internLabelSet({ labels, item.labels }));
+            }
+            labels += item.labels;
+            ++m_sampleCount;
+        }
+        m_maxRow = std::max(m_maxRow, batch.maxRow);
+        m_sampleBytes += batch.sampleBytes;
+        if (!m_reserved && m_sampleCount >= kReserveAfter)
+            reserveStreamed(m_sampleBytes);
+        if (m_reserved)
+            reportWritten();
         return Status::success();
     }
 
@@ -1246,85 +1457,21 @@ private:
         reserveBig(p.sampleValues, samples * p.sampleTypes.size());
         reserveBig(p.stackBegin, samples + 1);
         reserveBig(p.stackLocations, std::min<size_t>(m_sizeHint, kMaxReservedFrames));
+        const auto reserved = [](const auto& v) { return v.capacity() * sizeof(*v.data()); };
+        m_prefault.set(0, p.stackLocations.data(), reserved(p.stackLocations));
+        m_prefault.set(1, p.sampleStacks.data(), reserved(p.sampleStacks));
+        m_prefault.set(2, p.sampleValues.data(), reserved(p.sampleValues));
+        m_prefault.set(3, p.stackBegin.data(), reserved(p.stackBegin));
     }
 
-    /// One sample of the stream, with its location ids tentative (appendPackedLocations) and its
-    /// labels' string indices as they are (the string table comes last).
-    Status streamSample(const Field& f)
+    /// Where the arrays that reserveStreamed reserved are filled to, for m_prefault.
+    void reportWritten()
     {
-        Profile& p = m_profile;
-        const size_t nTypes = m_sampleTypeSpans.size();
-        if (nTypes == 0)
-            return invalid("profile has samples but no sample types");
-        size_t depth = 0;
-        m_rawLabelScratch.clear();
-        const size_t valuesBegin = p.sampleValues.size();
-        Decoder sd(f.bytes);
-        Field sf;
-        while (sd.next(sf)) {
-            switch (sf.number) {
-            case 1: // location_id, leaf first
-                if (sf.type == WireType::Len) {
-                    uint64_t badId = 0;
-                    bool canonical = true;
-                    if (appendPackedLocations<true>(sf.bytes, m_stack, depth, &badId, &canonical, &m_maxRow)
-                        != PackedResult::Ok)
-                        return streamGivesUp("a bad or large location id");
-                } else if (sf.type == WireType::Varint) {
-                    const uint32_t row = tentativeRow(sf.value, &m_maxRow);
-                    if (row == IdIndex::kNone)
-                        return streamGivesUp("a bad or large location id");
-                    if (m_stack.size() == depth)
-                        m_stack.resize(m_stack.size() * 2 + 16);
-                    m_stack[depth++] = LocationId(row);
-                } else {
-                    return streamGivesUp("a location id of another wire type");
-                }
-                break;
-            case 2: // value, packed or not
-                if (protowire::forEachVarint(sf, [&](uint64_t v) { p.sampleValues.push_back(static_cast<int64_t>(v)); })
-                    != DecodeError::None)
-                    return streamGivesUp("a malformed value");
-                break;
-            case 3: {
-                if (sf.type != WireType::Len)
-                    return streamGivesUp("a label of another wire type");
-                uint64_t v[kMaxSchemaField] = {};
-                if (Status st = decodeFlat(sf.bytes, kLabelSchema, v); !st)
-                    return st;
-                constexpr uint64_t kMax = std::numeric_limits<uint32_t>::max();
-                if (v[1] > kMax || v[2] > kMax || v[4] > kMax)
-                    return streamGivesUp("a label string index over 2^32");
-                m_rawLabelScratch.push_back({ StringId(static_cast<uint32_t>(v[1])), StringId(static_cast<uint32_t>(v[2])),
-                    static_cast<int64_t>(v[3]), StringId(static_cast<uint32_t>(v[4])) });
-                break;
-            }
-            default:
-                break;
-            }
-        }
-        if (sd.failed())
-            return streamGivesUp("a malformed sample");
-        if (p.sampleValues.size() - valuesBegin != nTypes)
-            return streamGivesUp("a sample with another number of values");
-        if (p.stackLocations.size() + depth >= std::numeric_limits<uint32_t>::max())
-            return makeError(ErrorCode::TooLarge, "too many distinct stack frames (over 4 billion)");
-        p.sampleStacks.push_back(p.internStack({ m_stack.data(), depth }));
-        if (!m_rawLabelScratch.empty() || !m_rawSetOfSample.empty()) {
-            if (m_rawSetOfSample.empty())
-                m_rawSetOfSample.assign(m_sampleCount, 0);
-            m_rawSetOfSample.push_back(m_rawLabels.internLabelSet(m_rawLabelScratch));
-        }
-        ++m_sampleCount;
-        m_sampleBytes += f.bytes.size();
-        if (!m_reserved && m_sampleCount == kReserveAfter)
-            reserveStreamed(m_sampleBytes);
-        if ((m_sampleCount & 0xffff) == 0 && m_progress) {
-            if (m_progress->isCancelled())
-                return makeError(ErrorCode::Cancelled, "cancelled");
-            m_progress->setProgress(m_pipe->consumed(), m_pipe->inputSize());
-        }
-        return Status::success();
+        const Profile& p = m_profile;
+        m_prefault.written(0, p.stackLocations.data() + p.stackLocations.size());
+        m_prefault.written(1, p.sampleStacks.data() + p.sampleStacks.size());
+        m_prefault.written(2, p.sampleValues.data() + p.sampleValues.size());
+        m_prefault.written(3, p.stackBegin.data() + p.stackBegin.size());
     }
 
     /// With the tables read: tentative location rows checked (or mapped to the rows of the ids,
@@ -1376,9 +1523,9 @@ private:
     std::function<void(size_t)> m_inputDoneBefore;
     bool m_streaming = false;
     ByteArena m_kept; ///< the tables' messages of a streamed file
-    std::vector<LocationId> m_stack = std::vector<LocationId>(256);
+    PrefaultAhead m_prefault; ///< the sample arrays' pages, mapped by the splitting thread
+    static constexpr size_t kPrefaultAhead = size_t(8) << 20;
     uint32_t m_maxRow = 0;
-    std::vector<Label> m_rawLabelScratch;
     Profile m_rawLabels; ///< a streamed file's label sets, with their string indices as written
     std::vector<uint32_t> m_rawSetOfSample; ///< each sample's set in m_rawLabels (empty: none has labels)
     size_t m_sampleBytes = 0;
