@@ -21,6 +21,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -182,6 +183,57 @@ private slots:
         QVERIFY2(before > 0 && before - after >= 28 * 1024, qPrintable(QStringLiteral("%1 kB, then %2 kB").arg(before).arg(after)));
         QCOMPARE(QByteArray(reinterpret_cast<const char*>(c->bytes().data()), qsizetype(c->bytes().size())), content);
         QVERIFY(!c->changedWhileRead());
+    }
+
+    // PrefaultAhead maps pages up to its distance past what was written, never more, and stops
+    // once the array has moved; contents stay zero (mapping writes nothing).
+    void prefaultMapsAheadOfWrites()
+    {
+        constexpr size_t kBytes = size_t(64) << 20, kMiB = size_t(1) << 20;
+        void* m = ::mmap(nullptr, kBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        QVERIFY(m != MAP_FAILED);
+        auto* p = static_cast<uint8_t*>(m);
+        const long page = ::sysconf(_SC_PAGESIZE);
+        const auto residentMiB = [&] {
+            std::vector<unsigned char> in(kBytes / size_t(page));
+            if (::mincore(m, kBytes, in.data()) != 0)
+                return -1.0;
+            return double(std::count_if(in.begin(), in.end(), [](unsigned char c) { return c & 1; })) * double(page)
+                / double(kMiB);
+        };
+        QCOMPARE(residentMiB(), 0.0);
+        if (::madvise(p + kBytes - size_t(page), size_t(page), 23 /* MADV_POPULATE_WRITE */) != 0) {
+            ::munmap(m, kBytes);
+            QSKIP("this kernel has no MADV_POPULATE_WRITE (Linux 5.14): PrefaultAhead maps nothing");
+        }
+        QVERIFY(::madvise(p + kBytes - size_t(page), size_t(page), MADV_DONTNEED) == 0);
+        PrefaultAhead ahead;
+        ahead.run(8 * kMiB); // no range set: nothing
+        QCOMPARE(residentMiB(), 0.0);
+        ahead.set(0, p, kBytes);
+        ahead.run(8 * kMiB);
+        QCOMPARE(residentMiB(), 8.0);
+        ahead.written(0, p + 20 * kMiB + 100);
+        ahead.run(8 * kMiB);
+        // From the page written into, not from where the mapping had got to: 8 + (28 - 20).
+        QCOMPARE(residentMiB(), 16.0);
+        ahead.written(0, p + 60 * kMiB);
+        ahead.run(8 * kMiB); // up to the range's end only
+        QCOMPARE(residentMiB(), 20.0);
+        for (size_t i = 0; i < kBytes; i += size_t(page))
+            QCOMPARE(p[i], uint8_t(0));
+        QVERIFY(::munmap(m, kBytes) == 0);
+        m = ::mmap(nullptr, kBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        QVERIFY(m != MAP_FAILED);
+        PrefaultAhead moved;
+        moved.set(0, m, kBytes);
+        moved.written(0, static_cast<uint8_t*>(m) + kBytes + 1); // past the range: it moved
+        moved.run(8 * kMiB);
+        p = static_cast<uint8_t*>(m);
+        moved.written(0, p);
+        moved.run(8 * kMiB); // left for good
+        QCOMPARE(residentMiB(), 0.0);
+        QVERIFY(::munmap(m, kBytes) == 0);
     }
 
     // A mapped file cut short by another program while it is read: the bytes past its new end
