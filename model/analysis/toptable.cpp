@@ -1,9 +1,12 @@
 // The top-functions table: flat and cum per symbol, summed per distinct stack first. Cum
 // counts a symbol once per stack even when it recurses, using an epoch per symbol instead of
-// a set cleared for every stack.
+// a set cleared for every stack. A big profile's stacks are counted in parts on several threads.
 #include "model/analysis/toptable.h"
 
+#include "model/core/parallel.h"
+
 #include <algorithm>
+#include <thread>
 
 namespace symflame::model {
 
@@ -26,49 +29,82 @@ std::vector<TopEntry> topFunctions(
     const std::vector<int64_t> stackValue = profile.valuePerStack(sampleType);
 
     const size_t nSym = symbols.size();
-    std::vector<int64_t> flat(nSym, 0), cum(nSym, 0);
-    std::vector<uint32_t> seen(nSym, 0);
-    uint32_t epoch = 0;
-    std::vector<uint32_t> ranks;
-    for (size_t s = 0; s < nStacks; ++s) {
-        const int64_t v = stackValue[s];
-        if (v == 0)
-            continue;
-        const auto locs = profile.stack(StackId(s));
-        if (locs.empty())
-            continue;
-        ++epoch;
-        if (filter) {
-            // The stack as name ranks, leaf first, reshaped; then the same counting.
-            ranks.clear();
-            for (const LocationId loc : locs)
-                for (const SymbolId f : symbols.frames(loc))
-                    ranks.push_back(symbols.nameRank(f));
-            const auto kept = filter->apply(ranks.data(), ranks.size(), false);
-            if (!kept || *kept == 0)
-                continue;
-            flat[symbols.symbolAtRank(ranks[0]).index()] += v;
-            for (size_t k = 0; k < *kept; ++k) {
-                const size_t f = symbols.symbolAtRank(ranks[k]).index();
-                if (seen[f] != epoch) {
-                    seen[f] = epoch;
-                    cum[f] += v;
-                }
-            }
-            continue;
-        }
-        const auto leaf = symbols.frames(locs[0]);
-        if (!leaf.empty())
-            flat[leaf[0].index()] += v;
-        for (const LocationId loc : locs)
-            for (const SymbolId f : symbols.frames(loc)) {
-                uint32_t& mark = seen[f.index()];
-                if (mark != epoch) {
-                    mark = epoch;
-                    cum[f.index()] += v;
-                }
-            }
+    // Each part of the stacks is counted on a thread of its own into its own sums, which are
+    // then added up: the same totals in any order.
+    struct Part {
+        size_t from = 0, to = 0; ///< stacks
+        std::vector<int64_t> flat, cum;
+        std::vector<uint32_t> seen; ///< the last stack (numbered from 1) that counted a symbol's cum
+        std::vector<uint32_t> ranks;
+    };
+    const unsigned threads = profile.stackLocations.size() < (size_t(1) << 20)
+        ? 1u
+        : std::clamp(std::thread::hardware_concurrency(), 1u, 8u);
+    std::vector<Part> parts(threads);
+    for (unsigned g = 0; g < threads; ++g) { // by frames, so that each part has about the same work
+        const uint64_t goal = uint64_t(profile.stackLocations.size()) * (g + 1) / threads;
+        parts[g].from = g == 0 ? 0 : parts[g - 1].to;
+        parts[g].to = g + 1 == threads ? nStacks
+            : size_t(std::lower_bound(profile.stackBegin.begin() + ptrdiff_t(parts[g].from), profile.stackBegin.end() - 1, goal)
+                - profile.stackBegin.begin());
     }
+    const auto count = [&](Part& part) {
+        std::vector<int64_t>& flat = part.flat;
+        std::vector<int64_t>& cum = part.cum;
+        std::vector<uint32_t>& seen = part.seen;
+        flat.assign(nSym, 0);
+        cum.assign(nSym, 0);
+        seen.assign(nSym, 0);
+        uint32_t epoch = 0;
+        for (size_t s = part.from; s < part.to; ++s) {
+            const int64_t v = stackValue[s];
+            if (v == 0)
+                continue;
+            const auto locs = profile.stack(StackId(s));
+            if (locs.empty())
+                continue;
+            ++epoch;
+            if (filter) {
+                // The stack as name ranks, leaf first, reshaped; then the same counting.
+                std::vector<uint32_t>& ranks = part.ranks;
+                ranks.clear();
+                for (const LocationId loc : locs)
+                    for (const SymbolId f : symbols.frames(loc))
+                        ranks.push_back(symbols.nameRank(f));
+                const auto kept = filter->apply(ranks.data(), ranks.size(), false);
+                if (!kept || *kept == 0)
+                    continue;
+                flat[symbols.symbolAtRank(ranks[0]).index()] += v;
+                for (size_t k = 0; k < *kept; ++k) {
+                    const size_t f = symbols.symbolAtRank(ranks[k]).index();
+                    if (seen[f] != epoch) {
+                        seen[f] = epoch;
+                        cum[f] += v;
+                    }
+                }
+                continue;
+            }
+            const auto leaf = symbols.frames(locs[0]);
+            if (!leaf.empty())
+                flat[leaf[0].index()] += v;
+            for (const LocationId loc : locs)
+                for (const SymbolId f : symbols.frames(loc)) {
+                    uint32_t& mark = seen[f.index()];
+                    if (mark != epoch) {
+                        mark = epoch;
+                        cum[f.index()] += v;
+                    }
+                }
+        }
+    };
+    parallelFor(parts.size(), threads, [&](size_t g) { count(parts[g]); });
+    std::vector<int64_t>& flat = parts[0].flat;
+    std::vector<int64_t>& cum = parts[0].cum;
+    for (size_t g = 1; g < parts.size(); ++g)
+        for (size_t i = 0; i < nSym; ++i) {
+            flat[i] += parts[g].flat[i];
+            cum[i] += parts[g].cum[i];
+        }
 
     for (size_t i = 0; i < nSym; ++i)
         if (flat[i] != 0 || cum[i] != 0)
