@@ -1208,9 +1208,12 @@ void MainWindow::updateStatus()
         text += tr(" \u00b7 %1 total %2")
                     .arg(QString::fromUtf8(snapshot->typeName()),
                         QString::fromStdString(formatValue(total, snapshot->unit())));
-    if (const int64_t cut = snapshot->tree ? snapshot->tree->omittedBelow() : 0; cut > 0)
+    if (const int64_t cut = snapshot->tree ? snapshot->tree->omittedBelow() : 0; cut > 0) {
         text += tr(" \u00b7 preview: frames below %1 not shown yet")
                     .arg(QString::fromStdString(formatValue(cut, snapshot->unit())));
+        if (const uint32_t every = snapshot->tree->sampledEvery(); every > 1)
+            text += tr(", sizes estimated from 1 sample in %1").arg(locale.toString(every));
+    }
     m_statusLabel->setText(text);
 }
 

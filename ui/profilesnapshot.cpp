@@ -118,8 +118,10 @@ Result<std::shared_ptr<const ProfileSnapshot>> makeSnapshot(std::shared_ptr<cons
         stage.setStage("building a first view");
         auto first = std::make_shared<ProfileSnapshot>(*snap);
         first->profile = profile;
-        first->tree = std::make_shared<const CallTree>(CallTree::build(*profile, *snap->symbols, snap->sampleType,
-            snap->view.direction, nullptr, nullptr, 0, total / previewParts));
+        // From about kPreviewSamples of the samples: a first view in a fraction of the time.
+        const auto every = static_cast<uint32_t>(std::clamp<size_t>(profile->sampleCount() / kPreviewSamples, 1, 1u << 16));
+        first->tree = std::make_shared<const CallTree>(CallTree::buildSampledPreview(
+            *profile, *snap->symbols, snap->sampleType, snap->view.direction, total / previewParts, every));
         if (stage.isCancelled())
             return cancelled(snap->path);
         preview(std::move(first));

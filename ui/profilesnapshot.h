@@ -101,13 +101,17 @@ using PreviewSink = std::function<void(std::shared_ptr<const ProfileSnapshot>)>;
 /// The preview cut: nodes below 1/previewParts of the total. A window passes the flame graph's
 /// width in device pixels (previewPartsFor): the nodes left out are narrower than a pixel
 /// there, so the painted picture is the same as the complete tree's except for slivers of
-/// merged narrow frames. kPreviewParts, 8192, is wider than any screen the graph fills today.
+/// merged narrow frames (and, for a preview estimated from part of the samples, widths within
+/// a few percent). kPreviewParts, 8192, is wider than any screen the graph fills today.
 inline constexpr int64_t kPreviewParts = 8192;
 /// The cut for a flame graph devicePixels wide, from 1024 (a narrow window is widened soon
 /// enough) to kPreviewParts.
 int64_t previewPartsFor(double devicePixels);
 /// Profiles with fewer frames (over all distinct stacks) get no preview: their tree is quick.
 inline constexpr size_t kPreviewFromFrames = size_t(2) << 20;
+/// A preview of more samples than this is estimated from about this many of them
+/// (CallTree::buildSampledPreview), each standing for its share.
+inline constexpr size_t kPreviewSamples = size_t(1) << 17;
 
 /// Builds the symbol table and the call tree for sampleType (clamped to the profile's types).
 /// Returns a Cancelled error when progress reports cancellation. With a preview sink, a big

@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <limits>
 #include <numeric>
 #include <atomic>
 #include <barrier>
@@ -389,6 +390,31 @@ CallTree CallTree::build(const Profile& profile, const SymbolTable& symbols, siz
     }
     return buildFromStackValues(
         profile, symbols, profile.valuePerStack(sampleType), direction, progress, filter, threads, minTotal);
+}
+
+CallTree CallTree::buildSampledPreview(const Profile& profile, const SymbolTable& symbols, size_t sampleType,
+    Direction direction, int64_t minTotal, uint32_t every)
+{
+    if (every <= 1 || sampleType >= profile.sampleTypes.size())
+        return build(profile, symbols, sampleType, direction, nullptr, nullptr, 0, minTotal);
+    std::vector<int64_t> stackValue(profile.stackCount(), 0);
+    const size_t nTypes = profile.sampleTypes.size();
+    for (size_t i = 0; i < profile.sampleStacks.size(); ++i) {
+        uint64_t h = (i + 1) * 0x9e3779b97f4a7c15ull; // splitmix64's finaliser
+        h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ull;
+        h = (h ^ (h >> 27)) * 0x94d049bb133111ebull;
+        h ^= h >> 31;
+        if (h % every != 0)
+            continue;
+        int64_t v;
+        if (__builtin_mul_overflow(profile.sampleValues[i * nTypes + sampleType], int64_t(every), &v))
+            v = profile.sampleValues[i * nTypes + sampleType] < 0 ? std::numeric_limits<int64_t>::min()
+                                                                     : std::numeric_limits<int64_t>::max();
+        stackValue[profile.sampleStacks[i].index()] += v;
+    }
+    CallTree tree = buildFromStackValues(profile, symbols, std::move(stackValue), direction, nullptr, nullptr, 0, minTotal);
+    tree.m_sampledEvery = every;
+    return tree;
 }
 
 CallTree CallTree::buildOfChange(const Profile& profile, const SymbolTable& symbols, size_t newType, size_t baseType,

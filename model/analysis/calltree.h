@@ -106,6 +106,14 @@ public:
                           Direction direction = Direction::TopDown, Progress* progress = nullptr,
                           const StackFilter* filter = nullptr, unsigned threads = 0, int64_t minTotal = 0);
 
+    /// A preview estimated from one sample in `every` (chosen by a hash of the sample's index, so
+    /// that no period in the samples' order is followed), each standing for `every` samples: the
+    /// tree build() makes with minTotal, at about 1/every of the work, for a first look at a
+    /// profile too big to build at once. Every total is an estimate (sampledEvery() is `every`);
+    /// every 0 or 1 is build() itself.
+    static CallTree buildSampledPreview(const Profile& profile, const SymbolTable& symbols, size_t sampleType,
+                                        Direction direction, int64_t minTotal, uint32_t every);
+
     /// The tree of a comparison's change drawn as pprof draws a diff's flame graph: the tree of
     /// NEW's values minus BASE's (types newType and baseType of a side-by-side profile) over
     /// symbol paths, each node's self the size of its path's change |new self - base self| and
@@ -129,6 +137,8 @@ public:
     Direction direction() const { return m_direction; }
     /// The minTotal of a preview (nodes below it left out); 0 for a complete tree.
     int64_t omittedBelow() const { return m_omittedBelow; }
+    /// 1, or for a preview estimated from one sample in N (buildSampledPreview), N.
+    uint32_t sampledEvery() const { return m_sampledEvery; }
     /// Nodes from the root (excluded) down to id (included).
     std::vector<NodeId> pathTo(NodeId id) const;
 
@@ -143,6 +153,7 @@ private:
     std::vector<CallTreeNode> m_nodes;
     Direction m_direction = Direction::TopDown;
     int64_t m_omittedBelow = 0;
+    uint32_t m_sampledEvery = 1;
 };
 
 } // namespace symflame::model

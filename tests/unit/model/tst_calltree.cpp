@@ -37,6 +37,7 @@ private slots:
     void emptyProfile();
     void threadsGiveTheSameTree();
     void previewKeepsTheWideNodes();
+    void sampledPreviewEstimatesTheWideNodes();
     void mixedInlineStacks();
 };
 
@@ -470,7 +471,7 @@ void checkPreviews(const Profile& p)
 /// 20000 random stacks over 900 locations of 300 functions, as randomFolded's, where every
 /// fourth location is an inline chain of two or three functions and every 50th has no
 /// function at all (an address): most stacks mix one-frame locations with chains.
-Profile randomMixedProfile()
+Profile randomMixedProfile(int samples = 20000)
 {
     Profile p;
     p.sampleTypes.push_back({ p.strings.intern("cpu"), p.strings.intern("nanoseconds") });
@@ -503,7 +504,7 @@ Profile randomMixedProfile()
         loc.lineCount = count;
         p.locations.push_back(loc);
     }
-    for (int s = 0; s < 20000; ++s) {
+    for (int s = 0; s < samples; ++s) {
         const int depth = 3 + int(next(30));
         std::vector<LocationId> root; // root first
         uint64_t l = next(4);
@@ -529,6 +530,92 @@ void TestCallTree::previewKeepsTheWideNodes()
     const Profile p = profileFromFolded(randomFolded(), &ok);
     QVERIFY(ok);
     checkPreviews(p);
+}
+
+// A preview from one sample in N: with N 1 the exact preview; else every node clearly wider
+// than the cut is there, on its path, with its total within a few standard deviations of the
+// true one, and no node kept is far narrower than the cut. Samples are chosen by a hash: a
+// stack on every 16th sample is not taken for all of them.
+void TestCallTree::sampledPreviewEstimatesTheWideNodes()
+{
+    const Profile p = randomMixedProfile(400000);
+    const SymbolTable symbols = SymbolTable::build(p);
+    const auto pathOf = [](const CallTree& t, NodeId id) {
+        std::vector<SymbolId> path;
+        for (const NodeId n : t.pathTo(id))
+            path.push_back(t.node(n).symbol);
+        return path;
+    };
+    for (const auto dir : { CallTree::Direction::TopDown, CallTree::Direction::BottomUp }) {
+        const int64_t total = p.totalValue(0);
+        const int64_t minTotal = total / 1000;
+        const CallTree exact = CallTree::build(p, symbols, 0, dir, nullptr, nullptr, 0, minTotal);
+        const CallTree one = CallTree::buildSampledPreview(p, symbols, 0, dir, minTotal, 1);
+        QCOMPARE(one.sampledEvery(), 1u);
+        QCOMPARE(one.size(), exact.size());
+        for (uint32_t i = 0; i < exact.size(); ++i)
+            QCOMPARE(one.node(NodeId(i)).total, exact.node(NodeId(i)).total);
+
+        const CallTree sampled = CallTree::buildSampledPreview(p, symbols, 0, dir, minTotal, 8);
+        QCOMPARE(sampled.sampledEvery(), 8u);
+        QCOMPARE(sampled.omittedBelow(), minTotal);
+        QVERIFY(std::abs(sampled.totalValue() - total) < total / 50);
+        // Every node of the true tree at least half as wide as the cut, by path.
+        const CallTree half = CallTree::build(p, symbols, 0, dir, nullptr, nullptr, 0, minTotal / 2);
+        std::map<std::vector<SymbolId>, int64_t> halfTotals, sampledTotals;
+        for (uint32_t i = 1; i < half.size(); ++i)
+            halfTotals[pathOf(half, NodeId(i))] = half.node(NodeId(i)).total;
+        for (uint32_t i = 1; i < sampled.size(); ++i) {
+            const auto path = pathOf(sampled, NodeId(i));
+            sampledTotals[path] = sampled.node(NodeId(i)).total;
+            QVERIFY(halfTotals.contains(path));
+        }
+        // An estimate of a node of true total T (values 0-9, each sample taken with chance 1/8)
+        // has a standard deviation of at most sqrt(8 * 9 * T): every node kept is within five
+        // of them, and every node five of them wider than the cut is kept.
+        size_t wide = 0;
+        for (uint32_t i = 1; i < exact.size(); ++i) {
+            const int64_t truth = exact.node(NodeId(i)).total;
+            const auto fiveSigma = static_cast<int64_t>(5 * std::sqrt(8.0 * 9.0 * double(truth)));
+            const auto it = sampledTotals.find(pathOf(exact, NodeId(i)));
+            if (truth >= minTotal + fiveSigma) {
+                ++wide;
+                QVERIFY(it != sampledTotals.end());
+            }
+            if (it != sampledTotals.end())
+                QVERIFY2(std::abs(it->second - truth) <= fiveSigma,
+                    qPrintable(QStringLiteral("estimated %1, is %2").arg(it->second).arg(truth)));
+        }
+        QVERIFY2(wide >= 100, qPrintable(QString::number(wide)));
+        QVERIFY(sampled.size() * 2 > exact.size() && sampled.size() < exact.size() * 2);
+    }
+
+    // Stack A on every 16th sample, B on the others.
+    Profile q;
+    q.sampleTypes.push_back({ q.strings.intern("samples"), q.strings.intern("count") });
+    for (const char* name : { "main", "a", "b" }) {
+        Function fn;
+        fn.name = q.strings.intern(name);
+        q.functions.push_back(fn);
+        Location loc;
+        loc.linesBegin = uint32_t(q.lines.size());
+        loc.lineCount = 1;
+        q.lines.push_back(Line { FunctionId(uint32_t(q.functions.size() - 1)), 1, 0 });
+        q.locations.push_back(loc);
+    }
+    const LocationId a[] = { LocationId(1u), LocationId(0u) };
+    const LocationId b[] = { LocationId(2u), LocationId(0u) };
+    const int64_t one[] = { 1 };
+    for (int i = 0; i < 160000; ++i)
+        q.addSample(q.internStack(i % 16 == 0 ? std::span(a) : std::span(b)), one);
+    q.finishBuilding();
+    q.updateFrameStatuses();
+    const SymbolTable qs = SymbolTable::build(q);
+    const CallTree t = CallTree::buildSampledPreview(q, qs, 0, CallTree::Direction::TopDown, 100, 16);
+    QCOMPARE(t.size(), size_t(4)); // root, main, a, b
+    const NodeId aNode = t.children(t.children(t.root()).begin()[0]).begin()[0];
+    QCOMPARE(QString::fromStdString(qs.displayName(t.node(aNode).symbol)), QStringLiteral("a"));
+    QVERIFY2(std::abs(t.node(aNode).total - 10000) < 2000, qPrintable(QString::number(t.node(aNode).total)));
 }
 
 // A profile mixing one-frame locations and inline chains gives, in both directions and on 1-3
