@@ -1182,12 +1182,17 @@ bool MainWindow::isComparing() const
 void MainWindow::updateStatus()
 {
     const auto& snapshot = m_session->snapshot();
+    m_statusLabel->setToolTip({});
     if (!snapshot) {
         m_statusLabel->clear();
         return;
     }
     const Profile& profile = *snapshot->profile;
-    const int64_t total = snapshot->tree ? snapshot->tree->totalValue() : 0;
+    // A preview estimated from part of the samples has an estimated total: the profile's is known.
+    const bool estimated = snapshot->tree && snapshot->tree->sampledEvery() > 1;
+    const int64_t total = estimated ? profile.totalValue(snapshot->sampleType)
+        : snapshot->tree               ? snapshot->tree->totalValue()
+                                       : 0;
     if (snapshot->baseTree) {
         // A comparison: both sides' totals of the type shown.
         m_statusLabel->setText(tr("%1 %2, base %3%4")
@@ -1208,13 +1213,20 @@ void MainWindow::updateStatus()
         text += tr(" \u00b7 %1 total %2")
                     .arg(QString::fromUtf8(snapshot->typeName()),
                         QString::fromStdString(formatValue(total, snapshot->unit())));
+    QString tip;
     if (const int64_t cut = snapshot->tree ? snapshot->tree->omittedBelow() : 0; cut > 0) {
-        text += tr(" \u00b7 preview: frames below %1 not shown yet")
-                    .arg(QString::fromStdString(formatValue(cut, snapshot->unit())));
-        if (const uint32_t every = snapshot->tree->sampledEvery(); every > 1)
-            text += tr(", sizes estimated from 1 sample in %1").arg(locale.toString(every));
+        const QString below = QString::fromStdString(formatValue(cut, snapshot->unit()));
+        if (const uint32_t every = snapshot->tree->sampledEvery(); every > 1) {
+            text += tr(" \u00b7 preview of 1 sample in %1").arg(locale.toString(every));
+            tip = tr("A first view while the complete graph is built: sizes are estimated from 1 sample in %1, "
+                     "and frames below %2 are not shown yet.")
+                      .arg(locale.toString(every), below);
+        } else {
+            text += tr(" \u00b7 preview: frames below %1 not shown yet").arg(below);
+        }
     }
     m_statusLabel->setText(text);
+    m_statusLabel->setToolTip(tip);
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event)
