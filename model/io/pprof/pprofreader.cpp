@@ -1334,6 +1334,56 @@ private:
         return std::nullopt;
     }
 
+    /// The usual sample, nothing but packed location ids and packed values: read without the
+    /// general walk over its fields. False, with the batch as it was, for any other sample,
+    /// which splitSample then reads field by field.
+    bool splitPlainSample(std::span<const uint8_t> bytes, StreamBatch& batch) const
+    {
+        constexpr uint8_t kPackedLocations = 1 << 3 | 2, kPackedValues = 2 << 3 | 2; // field << 3 | Len
+        const size_t framesBegin = batch.frameCount;
+        const size_t valuesBegin = batch.values.size();
+        uint32_t maxRow = batch.maxRow;
+        const uint8_t* q = bytes.data();
+        const uint8_t* const end = q + bytes.size();
+        const auto undo = [&] {
+            batch.frameCount = framesBegin;
+            batch.values.resize(valuesBegin);
+            return false;
+        };
+        while (q < end) {
+            const uint8_t tag = *q++;
+            if ((tag != kPackedLocations && tag != kPackedValues) || q == end)
+                return undo();
+            uint64_t len;
+            if (*q < 0x80)
+                len = *q++;
+            else if (protowire::readVarint(q, end, len) != protowire::VarintStatus::Ok)
+                return undo();
+            if (len > uint64_t(end - q))
+                return undo();
+            const std::span<const uint8_t> field(q, static_cast<size_t>(len));
+            q += len;
+            if (tag == kPackedLocations) {
+                uint64_t badId = 0;
+                bool canonical = true;
+                if (appendPackedLocations<true>(field, batch.frames, batch.frameCount, &badId, &canonical, &maxRow)
+                    != PackedResult::Ok)
+                    return undo();
+                continue;
+            }
+            for (const uint8_t *v = field.data(), *vEnd = v + field.size(); v < vEnd;) {
+                uint64_t value;
+                if (*v < 0x80)
+                    value = *v++;
+                else if (protowire::readVarint(v, vEnd, value) != protowire::VarintStatus::Ok)
+                    return undo();
+                batch.values.push_back(static_cast<int64_t>(value));
+            }
+        }
+        batch.maxRow = maxRow;
+        return true;
+    }
+
     /// One sample into the batch, its location ids tentative (appendPackedLocations) and its
     /// labels' string indices as they are (the string table comes last).
     std::optional<Error> splitSample(const Field& f, StreamBatch& batch) const
@@ -1344,7 +1394,8 @@ private:
         const size_t labelsBegin = batch.labels.size();
         Decoder sd(f.bytes);
         Field sf;
-        while (sd.next(sf)) {
+        const bool plain = splitPlainSample(f.bytes, batch);
+        while (!plain && sd.next(sf)) {
             switch (sf.number) {
             case 1: // location_id, leaf first
                 if (sf.type == WireType::Len) {
