@@ -4,12 +4,14 @@
 #include "model/analysis/search.h"
 
 #include "model/core/bigarray.h"
+#include "model/core/parallel.h"
 
 #include <re2/re2.h>
 
 #include <algorithm>
 #include <functional>
 #include <memory>
+#include <thread>
 
 namespace symflame::model {
 
@@ -83,11 +85,11 @@ Result<std::vector<uint8_t>> matchSymbols(const Profile& profile, const SymbolTa
 
 SearchStats searchStats(const CallTree& tree, const std::vector<uint8_t>& matches)
 {
-    SearchStats stats;
-    // The hottest matches so far, as a heap whose top is the one to give up first: the smallest
-    // total, and of equal totals the latest in tree order. Nodes come in tree order, so a node
-    // replaces the top only with a larger total; the heap never holds more than k nodes, where
-    // listing every match took a vector of them (and a sort's copies) as big as the tree.
+    // The hottest matches, as a heap whose top is the one to give up first: the smallest total,
+    // and of equal totals the latest in tree order. Each part of the work sees its nodes in tree
+    // order, so a node replaces the top only with a larger total; a heap never holds more than k
+    // nodes, where listing every match took a vector of them as big as the tree. The parts'
+    // heaps together hold the k best of all (their order is total), which the end picks.
     constexpr size_t k = SearchStats::kOrderedMatches;
     struct Hot {
         int64_t total;
@@ -95,34 +97,80 @@ SearchStats searchStats(const CallTree& tree, const std::vector<uint8_t>& matche
     };
     // As a heap's order (the "largest" on top) it keeps the worst on top; as a sort's, the best first.
     const auto better = [](const Hot& a, const Hot& b) { return a.total != b.total ? a.total > b.total : a.id < b.id; };
-    std::vector<Hot> heap;
-    heap.reserve(k);
-    // Per node: does it or an ancestor match. Node ids are breadth-first, so a parent's entry
-    // is set before its children are visited.
+    struct Part {
+        size_t frames = 0;
+        int64_t value = 0;
+        std::vector<Hot> heap;
+    };
+    // Per node: does it or an ancestor match. Node ids are breadth-first and each depth is a
+    // range of ids, so the depths are gone through in order, a depth's parents all set before
+    // it; a big depth is cut into parts, one per thread.
     std::vector<uint8_t> covered;
     resizeBig(covered, tree.size()); // 50 MB for a 10M-sample profile's tree: in huge pages
-    for (size_t i = 1; i < tree.size(); ++i) {
-        const CallTreeNode& n = tree.node(NodeId(i));
-        const bool match = symbolMatches(n, matches);
-        const bool parentCovered = n.parent.valid() && covered[n.parent.index()];
-        covered[i] = match || parentCovered;
-        if (!match || n.total <= 0)
-            continue;
-        ++stats.frames;
-        if (!parentCovered)
-            stats.value += n.total;
-        if (heap.size() < k) {
-            heap.push_back({ n.total, static_cast<uint32_t>(i) });
-            std::push_heap(heap.begin(), heap.end(), better);
-        } else if (n.total > heap.front().total) {
-            std::pop_heap(heap.begin(), heap.end(), better);
-            heap.back() = { n.total, static_cast<uint32_t>(i) };
-            std::push_heap(heap.begin(), heap.end(), better);
+    const auto visit = [&](Part& part, size_t from, size_t to) {
+        for (size_t i = from; i < to; ++i) {
+            const CallTreeNode& n = tree.node(NodeId(i));
+            const bool match = symbolMatches(n, matches);
+            const bool parentCovered = n.parent.valid() && covered[n.parent.index()];
+            covered[i] = match || parentCovered;
+            if (!match || n.total <= 0)
+                continue;
+            ++part.frames;
+            if (!parentCovered)
+                part.value += n.total;
+            std::vector<Hot>& heap = part.heap;
+            if (heap.size() < k) {
+                heap.push_back({ n.total, static_cast<uint32_t>(i) });
+                std::push_heap(heap.begin(), heap.end(), better);
+            } else if (n.total > heap.front().total) {
+                std::pop_heap(heap.begin(), heap.end(), better);
+                heap.back() = { n.total, static_cast<uint32_t>(i) };
+                std::push_heap(heap.begin(), heap.end(), better);
+            }
         }
+    };
+    constexpr size_t kParallelDepth = size_t(1) << 16; // nodes of a depth worth threads
+    const unsigned threads
+        = tree.size() < (size_t(1) << 20) ? 1u : std::clamp(std::thread::hardware_concurrency(), 1u, 8u);
+    std::vector<Part> parts(threads);
+    if (tree.size() > 0)
+        covered[0] = 0;
+    const NodeRange top = tree.size() > 0 ? tree.children(tree.root()) : NodeRange {};
+    size_t from = top.empty() ? 0 : top.begin()[0].index();
+    size_t to = from + top.size();
+    while (from < to) {
+        if (threads == 1 || to - from < kParallelDepth) {
+            visit(parts[0], from, to);
+        } else {
+            parallelFor(threads, threads, [&](size_t g) {
+                visit(parts[g], from + (to - from) * g / threads, from + (to - from) * (g + 1) / threads);
+            });
+        }
+        // The next depth: from the first child of the depth's first parent to the last child of
+        // its last parent.
+        size_t first = from, last = to;
+        while (first < to && tree.node(NodeId(first)).childCount == 0)
+            ++first;
+        while (last > first && tree.node(NodeId(last - 1)).childCount == 0)
+            --last;
+        if (first == to)
+            break;
+        const CallTreeNode& a = tree.node(NodeId(first));
+        const CallTreeNode& b = tree.node(NodeId(last - 1));
+        from = a.childrenBegin;
+        to = size_t(b.childrenBegin) + b.childCount;
     }
-    std::sort(heap.begin(), heap.end(), better);
-    stats.hottest.reserve(heap.size());
-    for (const Hot& h : heap)
+    SearchStats stats;
+    std::vector<Hot> best;
+    for (Part& part : parts) {
+        stats.frames += part.frames;
+        stats.value += part.value;
+        best.insert(best.end(), part.heap.begin(), part.heap.end());
+    }
+    std::sort(best.begin(), best.end(), better);
+    best.resize(std::min(best.size(), k));
+    stats.hottest.reserve(best.size());
+    for (const Hot& h : best)
         stats.hottest.push_back(NodeId(h.id));
     return stats;
 }

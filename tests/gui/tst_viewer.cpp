@@ -295,6 +295,49 @@ private slots:
         QVERIFY(!noneStepper.next().valid());
     }
 
+    // A tree big enough that searchStats cuts its depths into parts on threads: its figures
+    // are the ones counted here node by node, the hottest in the order of one pass.
+    void searchStatsOfABigTree()
+    {
+        QByteArray folded;
+        folded.reserve(40 << 20);
+        for (int i = 0; i < 1100000; ++i)
+            folded += "main;x" + QByteArray::number(i % 300) + ";y" + QByteArray::number(i) + ' '
+                + QByteArray::number(1 + (i * 13) % 977) + '\n';
+        bool ok = false;
+        const Profile p = profileFromFolded(folded, &ok);
+        QVERIFY(ok);
+        const SymbolTable symbols = SymbolTable::build(p);
+        const CallTree tree = CallTree::build(p, symbols, 0);
+        QVERIFY(tree.size() > (size_t(1) << 20));
+        for (const char* pattern : { "y1", "x1", "y", "nothing" }) {
+            auto m = matchSymbols(p, symbols, SearchQuery { pattern, false, false });
+            QVERIFY(m);
+            const SearchStats st = searchStats(tree, *m);
+            size_t frames = 0;
+            int64_t value = 0;
+            std::vector<NodeId> all;
+            for (size_t i = 1; i < tree.size(); ++i) {
+                const CallTreeNode& n = tree.node(NodeId(i));
+                if (!(*m)[n.symbol.index()] || n.total <= 0)
+                    continue;
+                ++frames;
+                all.push_back(NodeId(i));
+                bool ancestor = false;
+                for (NodeId a = n.parent; a.valid() && a.index() != 0; a = tree.node(a).parent)
+                    ancestor = ancestor || (*m)[tree.node(a).symbol.index()];
+                if (!ancestor)
+                    value += n.total;
+            }
+            QCOMPARE(st.frames, frames);
+            QCOMPARE(st.value, value);
+            std::stable_sort(all.begin(), all.end(),
+                [&](NodeId a, NodeId b) { return tree.node(a).total > tree.node(b).total; });
+            all.resize(std::min(all.size(), SearchStats::kOrderedMatches));
+            QVERIFY(st.hottest == all);
+        }
+    }
+
     void searchMatchesAndStats()
     {
         const Profile p = profileFromFolded(kSmall);
