@@ -1,8 +1,8 @@
 // Call trees. Values are summed per distinct stack first; the tree is then built
 // one depth at a time from each stack's sequence of symbol name ranks (see CallTree::build),
 // which numbers the nodes breadth-first with children in name order, so that children (and
-// whole depths) are consecutive ids. (A preview reads a stack of one-frame locations in place,
-// through a rank per location, instead of writing its ranks out.) Big trees use several threads: the
+// whole depths) are consecutive ids. (A stack of one-frame locations is read in place, through
+// a rank per location, instead of having its ranks written out.) Big trees use several threads: the
 // items are made per chunk of stacks, and below the first levels each thread grows the subtrees
 // of a range of nodes, the threads in step level by level so that each level's nodes go straight
 // to their place.
@@ -483,11 +483,11 @@ CallTree CallTree::buildFromStackValues(const Profile& profile, const SymbolTabl
     const size_t nStacks = profile.stackCount();
 
     // 2. An item for each stack with a value. Ranks of each location's frames are looked up
-    // once, not once per stack. Each stack gets its sequence of ranks in walk order (root first
-    // for top-down, leaf first for bottom-up) in seq; but a preview, which follows only part of
-    // the frames, reads a stack whose locations have one frame each where it is (see Item)
-    // rather than writing every stack out. (A complete tree visits every frame, and the rank
-    // looked up per frame then costs more than writing the sequences does.)
+    // once, not once per stack. A stack whose locations have one frame each is read where it is
+    // (see Item), a rank looked up per frame; any other stack gets its sequence of ranks in walk
+    // order (root first for top-down, leaf first for bottom-up) written out in seq, and so does
+    // every stack of a filtered tree. Writing every stack out was as fast for a complete tree
+    // but held a copy of all the frames: 1.1 GB of the 10M-sample profile's 5.2 GB peak.
     std::vector<uint32_t> locRankBegin(profile.locations.size() + 1, 0);
     std::vector<uint32_t> locRanks;
     std::vector<uint32_t> singleRank(profile.locations.size(), kNone); // a one-frame location's rank
@@ -505,7 +505,7 @@ CallTree CallTree::buildFromStackValues(const Profile& profile, const SymbolTabl
             allSingle = false;
     }
     const RankSource source { singleRank.data(), direction == Direction::TopDown ? -1 : 1 };
-    const bool inPlace = minTotal > 0 && !filter;
+    const bool inPlace = !filter;
 
     // Stacks are cut into consecutive chunks, one per thread, each with its own part of seq.
     // Each chunk writes its items (and their stacks' values) straight into the first level, from
