@@ -1,6 +1,7 @@
 #include "model/io/inflatepipe.h"
 
 #include <algorithm>
+#include <new>
 #include <system_error>
 
 namespace symflame::model {
@@ -34,6 +35,20 @@ bool InflatePipe::start()
 }
 
 void InflatePipe::run()
+{
+    try {
+        inflateChunks();
+    } catch (const std::bad_alloc&) { // a buffer not had: the stream ends with an error, not the process
+        {
+            std::lock_guard lock(m_mutex);
+            m_error = makeError(ErrorCode::TooLarge, "out of memory while inflating");
+            m_done = true;
+        }
+        m_changed.notify_all();
+    }
+}
+
+void InflatePipe::inflateChunks()
 {
     for (;;) {
         int buffer = -1;

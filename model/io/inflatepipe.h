@@ -57,6 +57,7 @@ public:
 private:
     static constexpr int kBuffers = 8;
     void run();
+    void inflateChunks();
 
     GunzipStream m_stream;
     uint64_t m_inputSize;

@@ -37,6 +37,7 @@
 #include <cstring>
 #include <limits>
 #include <memory>
+#include <new>
 #include <optional>
 #include <string>
 #include <system_error>
@@ -1194,7 +1195,11 @@ private:
         std::thread splitter;
         try {
             splitter = std::thread([&] {
-                splitError = splitStream(handoff);
+                try {
+                    splitError = splitStream(handoff);
+                } catch (const std::bad_alloc&) { // not thrown past the thread: the whole read reports it
+                    splitError = streamGivesUp("out of memory while splitting");
+                }
                 handoff.finish();
             });
         } catch (const std::system_error&) {
