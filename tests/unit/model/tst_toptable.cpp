@@ -10,6 +10,9 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <map>
+#include <set>
+
 using namespace symflame::model;
 using symflame::testing::inlineProfile;
 using symflame::testing::profileFromFolded;
@@ -39,6 +42,7 @@ private slots:
     void sampleTypes();
     void matchesPprof_data();
     void matchesPprof();
+    void bigProfileCountedInParts();
 };
 
 void TestTopTable::table_data()
@@ -191,4 +195,43 @@ void TestTopTable::matchesPprof()
 }
 
 QTEST_GUILESS_MAIN(TestTopTable)
+// A profile of over 2^20 frames is counted in parts on several threads: each symbol's flat and
+// cum are still the ones counted here stack by stack, recursion counted once per stack.
+void TestTopTable::bigProfileCountedInParts()
+{
+    uint64_t state = 4242;
+    const auto next = [&](uint64_t n) {
+        state = state * 6364136223846793005ull + 1442695040888963407ull;
+        return (state >> 33) % n;
+    };
+    QByteArray folded;
+    std::map<QString, std::pair<int64_t, int64_t>> expected; // flat, cum
+    for (int s = 0; s < 60000; ++s) {
+        const int depth = 20 + int(next(20));
+        QStringList frames; // root first
+        for (int d = 0; d < depth; ++d)
+            frames << QStringLiteral("f%1").arg(d < 3 ? next(4) : next(500)); // some recursion
+        const int64_t v = 1 + int64_t(next(9));
+        folded += frames.join(';').toUtf8() + ' ' + QByteArray::number(v) + '\n';
+        expected[frames.last()].first += v;
+        for (const QString& f : std::set<QString>(frames.begin(), frames.end()))
+            expected[f].second += v;
+    }
+    bool ok = false;
+    const Profile p = profileFromFolded(folded, &ok);
+    QVERIFY(ok);
+    QVERIFY(p.stackLocations.size() > (size_t(1) << 20));
+    const SymbolTable symbols = SymbolTable::build(p);
+    const std::vector<TopEntry> top = topFunctions(p, symbols, 0);
+    std::map<QString, std::pair<int64_t, int64_t>> got;
+    for (const TopEntry& e : top)
+        got[QString::fromStdString(symbols.displayName(e.symbol))] = { e.flat, e.cum };
+    QCOMPARE(got.size(), expected.size());
+    for (const auto& [name, counts] : expected) {
+        QVERIFY2(got.contains(name), qPrintable(name));
+        QCOMPARE(got[name].first, counts.first);
+        QCOMPARE(got[name].second, counts.second);
+    }
+}
+
 #include "tst_toptable.moc"
