@@ -347,17 +347,6 @@ struct LevelGrower {
     }
 };
 
-/// Threads for a tree of itemCount frames: one below a size where starting threads costs more
-/// than it saves.
-unsigned threadsFor(size_t itemCount, unsigned requested)
-{
-    if (requested > 0)
-        return requested;
-    if (itemCount < (size_t(1) << 20))
-        return 1;
-    return std::clamp(std::thread::hardware_concurrency(), 1u, 8u);
-}
-
 /// Runs work(g) for every g in [0, n), each on a thread of its own (on this one when n is 1).
 /// Meanwhile this thread turns progress's cancellation into stop and calls report() every
 /// kPollInterval. Returns false when cancelled.
@@ -523,14 +512,11 @@ CallTree CallTree::buildFromStackValues(const Profile& profile, const SymbolTabl
     };
     std::vector<Chunk> chunks(nThreads);
     size_t itemRoom = 0;
+    const std::vector<size_t> runs = profile.stackRunsByFrames(nThreads); // each chunk about the same work
     for (unsigned g = 0; g < nThreads; ++g) {
-        // By frames, so that each chunk has about the same work.
-        const uint64_t goal = uint64_t(profile.stackLocations.size()) * (g + 1) / nThreads;
         Chunk& c = chunks[g];
-        c.from = g == 0 ? 0 : chunks[g - 1].to;
-        c.to = g + 1 == nThreads ? nStacks
-            : size_t(std::lower_bound(profile.stackBegin.begin() + c.from, profile.stackBegin.end() - 1, goal)
-                - profile.stackBegin.begin());
+        c.from = runs[g];
+        c.to = runs[g + 1];
         c.first = itemRoom;
         itemRoom += size_t(std::count_if(
             stackValue.begin() + ptrdiff_t(c.from), stackValue.begin() + ptrdiff_t(c.to), [](int64_t v) { return v != 0; }));

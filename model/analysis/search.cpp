@@ -11,7 +11,6 @@
 #include <algorithm>
 #include <functional>
 #include <memory>
-#include <thread>
 
 namespace symflame::model {
 
@@ -130,8 +129,7 @@ SearchStats searchStats(const CallTree& tree, const std::vector<uint8_t>& matche
         }
     };
     constexpr size_t kParallelDepth = size_t(1) << 16; // nodes of a depth worth threads
-    const unsigned threads
-        = tree.size() < (size_t(1) << 20) ? 1u : std::clamp(std::thread::hardware_concurrency(), 1u, 8u);
+    const unsigned threads = threadsFor(tree.size());
     std::vector<Part> parts(threads);
     if (tree.size() > 0)
         covered[0] = 0;

@@ -6,7 +6,6 @@
 #include "model/core/parallel.h"
 
 #include <algorithm>
-#include <thread>
 
 namespace symflame::model {
 
@@ -25,7 +24,6 @@ std::vector<TopEntry> topFunctions(
     if (sampleType >= nTypes)
         return out;
 
-    const size_t nStacks = profile.stackCount();
     const std::vector<int64_t> stackValue = profile.valuePerStack(sampleType);
 
     const size_t nSym = symbols.size();
@@ -37,16 +35,12 @@ std::vector<TopEntry> topFunctions(
         std::vector<uint32_t> seen; ///< the last stack (numbered from 1) that counted a symbol's cum
         std::vector<uint32_t> ranks;
     };
-    const unsigned threads = profile.stackLocations.size() < (size_t(1) << 20)
-        ? 1u
-        : std::clamp(std::thread::hardware_concurrency(), 1u, 8u);
+    const unsigned threads = threadsFor(profile.stackLocations.size());
     std::vector<Part> parts(threads);
-    for (unsigned g = 0; g < threads; ++g) { // by frames, so that each part has about the same work
-        const uint64_t goal = uint64_t(profile.stackLocations.size()) * (g + 1) / threads;
-        parts[g].from = g == 0 ? 0 : parts[g - 1].to;
-        parts[g].to = g + 1 == threads ? nStacks
-            : size_t(std::lower_bound(profile.stackBegin.begin() + ptrdiff_t(parts[g].from), profile.stackBegin.end() - 1, goal)
-                - profile.stackBegin.begin());
+    const std::vector<size_t> runs = profile.stackRunsByFrames(threads); // each part about the same work
+    for (unsigned g = 0; g < threads; ++g) {
+        parts[g].from = runs[g];
+        parts[g].to = runs[g + 1];
     }
     const auto count = [&](Part& part) {
         std::vector<int64_t>& flat = part.flat;

@@ -19,6 +19,18 @@ namespace symflame::model {
 /// How often a thread that waits for workers polls (cancellation, progress).
 inline constexpr std::chrono::milliseconds kPollInterval { 20 };
 
+/// Threads for work over itemCount items (frames, nodes): `requested` when not 0; else one
+/// below 2^20 items, where starting threads costs more than it saves, and one per core (at most
+/// 8) above.
+inline unsigned threadsFor(size_t itemCount, unsigned requested = 0)
+{
+    if (requested > 0)
+        return requested;
+    if (itemCount < (size_t(1) << 20))
+        return 1;
+    return std::clamp(std::thread::hardware_concurrency(), 1u, 8u);
+}
+
 namespace detail {
 
 /// Threads that tell the waiting thread when the last of them has returned.

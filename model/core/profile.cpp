@@ -132,6 +132,19 @@ int64_t Profile::totalValue(size_t type) const
     return sum;
 }
 
+std::vector<size_t> Profile::stackRunsByFrames(unsigned parts) const
+{
+    parts = std::max(parts, 1u);
+    std::vector<size_t> runs(parts + 1, 0);
+    runs[parts] = stackCount();
+    for (unsigned g = 1; g < parts; ++g) {
+        const uint64_t goal = uint64_t(stackLocations.size()) * g / parts;
+        runs[g] = size_t(std::lower_bound(stackBegin.begin() + ptrdiff_t(runs[g - 1]), stackBegin.end() - 1, goal)
+            - stackBegin.begin());
+    }
+    return runs;
+}
+
 std::vector<int64_t> Profile::valuePerStack(size_t type) const
 {
     std::vector<int64_t> perStack(stackCount(), 0);

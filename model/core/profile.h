@@ -224,6 +224,9 @@ public:
         return {stackLocations.data() + stackBegin[id.index()], stackLocations.data() + stackBegin[id.index() + 1]};
     }
     std::span<const LocationId> sampleStack(size_t sample) const { return stack(sampleStacks[sample]); }
+    /// The stacks cut into `parts` runs of consecutive stacks with about the same number of
+    /// frames each (work shared out between threads): run g is stacks [runs[g], runs[g + 1]).
+    std::vector<size_t> stackRunsByFrames(unsigned parts) const;
     std::span<const int64_t> values(size_t sample) const
     {
         const size_t n = sampleTypes.size();
