@@ -10,6 +10,7 @@
 
 #include "model/core/bigarray.h"
 #include "model/core/frameformat.h"
+#include "model/core/mix.h"
 #include "model/core/parallel.h"
 #include "model/analysis/stackfilter.h"
 
@@ -389,11 +390,7 @@ CallTree CallTree::buildSampledPreview(const Profile& profile, const SymbolTable
     std::vector<int64_t> stackValue(profile.stackCount(), 0);
     const size_t nTypes = profile.sampleTypes.size();
     for (size_t i = 0; i < profile.sampleStacks.size(); ++i) {
-        uint64_t h = (i + 1) * 0x9e3779b97f4a7c15ull; // splitmix64's finaliser
-        h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ull;
-        h = (h ^ (h >> 27)) * 0x94d049bb133111ebull;
-        h ^= h >> 31;
-        if (h % every != 0)
+        if (mix64((i + 1) * 0x9e3779b97f4a7c15ull) % every != 0)
             continue;
         int64_t v;
         if (__builtin_mul_overflow(profile.sampleValues[i * nTypes + sampleType], int64_t(every), &v))

@@ -3,6 +3,7 @@
 #include "model/analysis/symboltable.h"
 
 #include "model/core/frameformat.h"
+#include "model/core/mix.h"
 
 #include <algorithm>
 #include <numeric>
@@ -13,17 +14,6 @@ namespace symflame::model {
 namespace {
 
 constexpr uint32_t kNone = 0xffffffffu;
-
-uint64_t mix64(uint64_t x)
-{
-    // splitmix64's finalizer: every input bit affects every output bit.
-    x ^= x >> 30;
-    x *= 0xbf58476d1ce4e5b9ull;
-    x ^= x >> 27;
-    x *= 0x94d049bb133111ebull;
-    x ^= x >> 31;
-    return x;
-}
 
 } // namespace
 
