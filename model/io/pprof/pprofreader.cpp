@@ -1360,29 +1360,21 @@ private:
             if ((tag != kPackedLocations && tag != kPackedValues) || q == end)
                 return undo();
             uint64_t len;
-            if (*q < 0x80)
-                len = *q++;
-            else if (protowire::readVarint(q, end, len) != protowire::VarintStatus::Ok)
+            if (protowire::readVarint(q, end, len) != protowire::VarintStatus::Ok || len > uint64_t(end - q))
                 return undo();
-            if (len > uint64_t(end - q))
-                return undo();
-            const std::span<const uint8_t> field(q, static_cast<size_t>(len));
+            Field field;
+            field.type = WireType::Len;
+            field.bytes = { q, static_cast<size_t>(len) };
             q += len;
             if (tag == kPackedLocations) {
                 uint64_t badId = 0;
                 bool canonical = true;
-                if (appendPackedLocations<true>(field, batch.frames, batch.frameCount, &badId, &canonical, &maxRow)
+                if (appendPackedLocations<true>(field.bytes, batch.frames, batch.frameCount, &badId, &canonical, &maxRow)
                     != PackedResult::Ok)
                     return undo();
-                continue;
-            }
-            for (const uint8_t *v = field.data(), *vEnd = v + field.size(); v < vEnd;) {
-                uint64_t value;
-                if (*v < 0x80)
-                    value = *v++;
-                else if (protowire::readVarint(v, vEnd, value) != protowire::VarintStatus::Ok)
-                    return undo();
-                batch.values.push_back(static_cast<int64_t>(value));
+            } else if (protowire::forEachVarint(field, [&](uint64_t v) { batch.values.push_back(static_cast<int64_t>(v)); })
+                != DecodeError::None) {
+                return undo();
             }
         }
         batch.maxRow = maxRow;
@@ -1393,14 +1385,30 @@ private:
     /// labels' string indices as they are (the string table comes last).
     std::optional<Error> splitSample(const Field& f, StreamBatch& batch) const
     {
-        StreamBatch::Item item;
         const size_t framesBegin = batch.frameCount;
         const size_t valuesBegin = batch.values.size();
         const size_t labelsBegin = batch.labels.size();
-        Decoder sd(f.bytes);
+        if (!splitPlainSample(f.bytes, batch))
+            if (std::optional<Error> e = splitSampleFields(f.bytes, batch))
+                return e;
+        constexpr size_t kMax = std::numeric_limits<uint32_t>::max();
+        if (batch.frameCount - framesBegin >= kMax || batch.values.size() - valuesBegin >= kMax)
+            return streamGivesUp("a sample of over 2^32 frames or values");
+        StreamBatch::Item item;
+        item.frames = static_cast<uint32_t>(batch.frameCount - framesBegin);
+        item.values = static_cast<uint32_t>(batch.values.size() - valuesBegin);
+        item.labels = static_cast<uint32_t>(batch.labels.size() - labelsBegin);
+        batch.items.push_back(item);
+        batch.sampleBytes += f.bytes.size();
+        return std::nullopt;
+    }
+
+    /// A sample's fields one by one, for any layout splitPlainSample does not take.
+    std::optional<Error> splitSampleFields(std::span<const uint8_t> bytes, StreamBatch& batch) const
+    {
+        Decoder sd(bytes);
         Field sf;
-        const bool plain = splitPlainSample(f.bytes, batch);
-        while (!plain && sd.next(sf)) {
+        while (sd.next(sf)) {
             switch (sf.number) {
             case 1: // location_id, leaf first
                 if (sf.type == WireType::Len) {
@@ -1445,14 +1453,6 @@ private:
         }
         if (sd.failed())
             return streamGivesUp("a malformed sample");
-        constexpr size_t kMax = std::numeric_limits<uint32_t>::max();
-        if (batch.frameCount - framesBegin >= kMax || batch.values.size() - valuesBegin >= kMax)
-            return streamGivesUp("a sample of over 2^32 frames or values");
-        item.frames = static_cast<uint32_t>(batch.frameCount - framesBegin);
-        item.values = static_cast<uint32_t>(batch.values.size() - valuesBegin);
-        item.labels = static_cast<uint32_t>(batch.labels.size() - labelsBegin);
-        batch.items.push_back(item);
-        batch.sampleBytes += f.bytes.size();
         return std::nullopt;
     }
 
