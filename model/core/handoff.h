@@ -38,21 +38,13 @@ public:
     /// Producer: hands a filled object over.
     void publish(T* t)
     {
-        {
-            std::lock_guard lock(m_mutex);
-            m_full.push_back(t);
-        }
-        m_changed.notify_all();
+        change([&] { m_full.push_back(t); });
     }
     /// Producer: nothing more will be published. What the producer wrote before is visible to
     /// the consumer once next() returned nullptr.
     void finish()
     {
-        {
-            std::lock_guard lock(m_mutex);
-            m_finished = true;
-        }
-        m_changed.notify_all();
+        change([&] { m_finished = true; });
     }
 
     /// Consumer: the next published object, waiting for it; nullptr once the producer finished
@@ -70,23 +62,25 @@ public:
     /// Consumer: gives an object back to be filled again.
     void release(T* t)
     {
-        {
-            std::lock_guard lock(m_mutex);
-            m_free.push_back(t);
-        }
-        m_changed.notify_all();
+        change([&] { m_free.push_back(t); });
     }
     /// Consumer: takes no more; a producer waiting in acquire() (or calling it later) gets nullptr.
     void stop()
     {
+        change([&] { m_stopped = true; });
+    }
+
+private:
+    /// Changes the shared state under the lock and wakes whoever waits for it.
+    template <typename Change> void change(Change&& f)
+    {
         {
             std::lock_guard lock(m_mutex);
-            m_stopped = true;
+            f();
         }
         m_changed.notify_all();
     }
 
-private:
     std::array<T, N> m_items;
     std::mutex m_mutex;
     std::condition_variable m_changed;
