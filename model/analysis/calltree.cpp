@@ -392,10 +392,10 @@ CallTree CallTree::buildSampledPreview(const Profile& profile, const SymbolTable
     for (size_t i = 0; i < profile.sampleStacks.size(); ++i) {
         if (mix64((i + 1) * 0x9e3779b97f4a7c15ull) % every != 0)
             continue;
+        const int64_t value = profile.sampleValues[i * nTypes + sampleType];
         int64_t v;
-        if (__builtin_mul_overflow(profile.sampleValues[i * nTypes + sampleType], int64_t(every), &v))
-            v = profile.sampleValues[i * nTypes + sampleType] < 0 ? std::numeric_limits<int64_t>::min()
-                                                                     : std::numeric_limits<int64_t>::max();
+        if (__builtin_mul_overflow(value, int64_t(every), &v))
+            v = value < 0 ? std::numeric_limits<int64_t>::min() : std::numeric_limits<int64_t>::max();
         stackValue[profile.sampleStacks[i].index()] += v;
     }
     CallTree tree = buildFromStackValues(profile, symbols, std::move(stackValue), direction, nullptr, nullptr, 0, minTotal);
