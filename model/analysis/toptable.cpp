@@ -30,19 +30,14 @@ std::vector<TopEntry> topFunctions(
     // Each part of the stacks is counted on a thread of its own into its own sums, which are
     // then added up: the same totals in any order.
     struct Part {
-        size_t from = 0, to = 0; ///< stacks
         std::vector<int64_t> flat, cum;
         std::vector<uint32_t> seen; ///< the last stack (numbered from 1) that counted a symbol's cum
         std::vector<uint32_t> ranks;
     };
     const unsigned threads = threadsFor(profile.stackLocations.size());
     std::vector<Part> parts(threads);
-    const std::vector<size_t> runs = profile.stackRunsByFrames(threads); // each part about the same work
-    for (unsigned g = 0; g < threads; ++g) {
-        parts[g].from = runs[g];
-        parts[g].to = runs[g + 1];
-    }
-    const auto count = [&](Part& part) {
+    const std::vector<size_t> runs = profile.stackRunsByFrames(threads); // part g counts run g
+    const auto count = [&](Part& part, size_t from, size_t to) {
         std::vector<int64_t>& flat = part.flat;
         std::vector<int64_t>& cum = part.cum;
         std::vector<uint32_t>& seen = part.seen;
@@ -50,7 +45,7 @@ std::vector<TopEntry> topFunctions(
         cum.assign(nSym, 0);
         seen.assign(nSym, 0);
         uint32_t epoch = 0;
-        for (size_t s = part.from; s < part.to; ++s) {
+        for (size_t s = from; s < to; ++s) {
             const int64_t v = stackValue[s];
             if (v == 0)
                 continue;
@@ -91,7 +86,7 @@ std::vector<TopEntry> topFunctions(
                 }
         }
     };
-    parallelFor(parts.size(), threads, [&](size_t g) { count(parts[g]); });
+    parallelFor(parts.size(), threads, [&](size_t g) { count(parts[g], runs[g], runs[g + 1]); });
     std::vector<int64_t>& flat = parts[0].flat;
     std::vector<int64_t>& cum = parts[0].cum;
     for (size_t g = 1; g < parts.size(); ++g)
